@@ -1,0 +1,140 @@
+//! The `citemark` command: a thin shell over the crate's public API.
+//!
+//! Reads markdown from a file or stdin, renders it, prints HTML (or the
+//! HTML and citation index as JSON). Any error is one line on stderr and a
+//! non-zero exit.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+#[derive(Parser)]
+#[command(
+    name = "citemark",
+    version,
+    about = "Render LLM markdown with citations to sanitized HTML"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Render a markdown answer to HTML.
+    Render(RenderArgs),
+}
+
+#[derive(clap::Args)]
+struct RenderArgs {
+    /// The markdown file; `-` or nothing reads stdin.
+    file: Option<PathBuf>,
+    /// A JSON file with an array of sources, or {"sources": [...], "aliases": {...}}.
+    #[arg(long)]
+    sources: Option<PathBuf>,
+    /// How citations are written.
+    #[arg(long, value_enum, default_value_t = ModeArg::Link)]
+    mode: ModeArg,
+    /// In icon mode, write buttons instead of links (iframe embeds).
+    #[arg(long)]
+    embedded: bool,
+    /// What happens to raw HTML in the markdown.
+    #[arg(long, value_enum, default_value_t = RawHtmlArg::Sanitize)]
+    raw_html: RawHtmlArg,
+    /// Print {"html": …, "citations": …} instead of the HTML.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ModeArg {
+    Link,
+    Button,
+    Icon,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum RawHtmlArg {
+    Sanitize,
+    Escape,
+    Strip,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version
+            print!("{e}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // One line: clap's first line, which names the bad argument.
+            let rendered = e.to_string();
+            let first = rendered.lines().next().unwrap_or("invalid arguments");
+            eprintln!("citemark: {}", first.trim_start_matches("error: "));
+            return ExitCode::from(2);
+        }
+    };
+    let result = match cli.command {
+        Command::Render(args) => render(args),
+    };
+    match result {
+        Ok(output) => {
+            print!("{output}");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("citemark: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn render(args: RenderArgs) -> Result<String, String> {
+    let markdown = read_input(args.file.as_deref())?;
+    let mut options = citemark::Options::default()
+        .with_mode(match args.mode {
+            ModeArg::Link => citemark::Mode::Link,
+            ModeArg::Button => citemark::Mode::Button,
+            ModeArg::Icon => citemark::Mode::Icon,
+        })
+        .with_embedded(args.embedded)
+        .with_raw_html(match args.raw_html {
+            RawHtmlArg::Sanitize => citemark::RawHtml::Sanitize,
+            RawHtmlArg::Escape => citemark::RawHtml::Escape,
+            RawHtmlArg::Strip => citemark::RawHtml::Strip,
+        });
+    if let Some(path) = &args.sources {
+        let json = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read --sources {}: {e}", path.display()))?;
+        options = options
+            .with_sources_json(&json)
+            .map_err(|e| format!("--sources {}: {e}", path.display()))?;
+    }
+    let rendered = citemark::render(&markdown, &options);
+    if args.json {
+        serde_json::to_string_pretty(&rendered)
+            .map(|json| json + "\n")
+            .map_err(|e| format!("cannot write JSON: {e}"))
+    } else {
+        Ok(rendered.html)
+    }
+}
+
+/// Reads the input, decoding invalid UTF-8 lossily (never rejected).
+fn read_input(file: Option<&std::path::Path>) -> Result<String, String> {
+    let mut bytes = Vec::new();
+    match file {
+        None => std::io::stdin().read_to_end(&mut bytes).map(|_| ()),
+        Some(p) if p.as_os_str() == "-" => std::io::stdin().read_to_end(&mut bytes).map(|_| ()),
+        Some(p) => std::fs::read(p).map(|b| bytes = b),
+    }
+    .map_err(|e| match file {
+        Some(p) => format!("cannot read {}: {e}", p.display()),
+        None => format!("cannot read stdin: {e}"),
+    })?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}

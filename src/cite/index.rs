@@ -1,0 +1,256 @@
+//! The citation index: every citation occurrence in document order, the
+//! sources they cite, and what could not be made into a citation.
+//!
+//! This is the JSON (camelCase) a JS host hydrates from. Occurrence
+//! `ordinal`s equal the `data-citation-ordinal` attributes in the HTML.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+
+use crate::source::{Source, SourceTable};
+
+/// Which syntax a citation was written in; `data-citation-kind` in the HTML.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CitationKind {
+    /// `<cite id="…">label</cite>`.
+    Cite,
+    /// A numeric marker `[n]`.
+    Index,
+    /// A link or bare URL matching a short-link pattern.
+    Shortlink,
+    /// A legacy `…/-/open-query?query=<JSON>` link.
+    Query,
+}
+
+impl CitationKind {
+    /// The name written in `data-citation-kind`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CitationKind::Cite => "cite",
+            CitationKind::Index => "index",
+            CitationKind::Shortlink => "shortlink",
+            CitationKind::Query => "query",
+        }
+    }
+}
+
+/// A byte range in the input markdown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl From<Range<usize>> for Span {
+    fn from(r: Range<usize>) -> Self {
+        Span {
+            start: r.start,
+            end: r.end,
+        }
+    }
+}
+
+/// One citation element in the HTML.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct Occurrence {
+    /// 1-based position among the document's citation elements.
+    pub ordinal: u32,
+    /// The syntax it was written in.
+    pub kind: CitationKind,
+    /// The source key: its id (after aliases), or the number for `[n]`.
+    pub key: String,
+    /// The key as written, when an alias changed it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub original_key: Option<String>,
+    /// The visible label as plain text.
+    pub label: String,
+    /// Whether a supplied source matched.
+    pub resolved: bool,
+    /// The cited source's display number in [`CitationIndex::sources`]
+    /// (1-based), when resolved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub number: Option<u32>,
+    /// Where it was written in the input.
+    pub range: Span,
+    /// The URL written in the markdown, for link syntaxes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// The `#…` part of an Open WebUI marker such as `[1#page=3]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fragment: Option<String>,
+    /// For short links: the conversation id, when the pattern captures one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conversation: Option<String>,
+    /// For short links: every capture of the pattern.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub captures: BTreeMap<String, String>,
+    /// For query links: the decoded JSON query.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub query: Option<serde_json::Value>,
+}
+
+/// A supplied source, with how the document used it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct SourceUse {
+    /// Display number: 1-based order of first citation. `None` when uncited.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub number: Option<u32>,
+    /// Position in [`Options::sources`](crate::Options::sources).
+    pub position: usize,
+    /// How many occurrences cite it.
+    pub uses: u32,
+    /// The source as supplied.
+    pub source: Source,
+}
+
+/// Something citation-like that did not become a citation element.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct Diagnostic {
+    /// What happened.
+    pub kind: DiagnosticKind,
+    /// Where, in the input.
+    pub range: Span,
+    /// The key concerned, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+}
+
+/// The kinds of [`Diagnostic`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum DiagnosticKind {
+    /// A `[n]` whose number no supplied source has; left as literal text.
+    UnresolvedIndex,
+    /// An open-query link whose JSON never parsed; rendered as a plain link.
+    MalformedQuery,
+    /// A `<cite>` with no closing tag in its paragraph; its text was kept.
+    UnclosedCite,
+    /// A `<cite>` without an `id`; its text was kept.
+    CiteWithoutId,
+}
+
+/// Everything citemark learned about the document's citations.
+///
+/// # Examples
+/// ```
+/// use citemark::{render, Options, Source};
+///
+/// let opts = Options::default().with_sources(vec![
+///     Source::default().with_title("A"),
+///     Source::default().with_title("B"),
+///     Source::default().with_title("C"),
+/// ]);
+/// let out = render("x [2] y [2][1] z [9]", &opts);
+/// let idx = &out.citations;
+/// assert_eq!(idx.occurrences.len(), 3);
+/// assert_eq!(idx.sources[0].source.title.as_deref(), Some("B"));
+/// assert_eq!(idx.sources[0].uses, 2);
+/// assert_eq!(idx.uncited[0].source.title.as_deref(), Some("C"));
+/// assert_eq!(idx.diagnostics.len(), 1); // [9] stays text
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct CitationIndex {
+    /// Every citation element, in document order.
+    pub occurrences: Vec<Occurrence>,
+    /// The cited sources, in order of first use.
+    pub sources: Vec<SourceUse>,
+    /// The supplied sources never cited, in supplied order.
+    pub uncited: Vec<SourceUse>,
+    /// Citation-like text that did not become a citation.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Builds a [`CitationIndex`] as occurrences are found.
+pub(crate) struct IndexBuilder {
+    occurrences: Vec<Occurrence>,
+    diagnostics: Vec<Diagnostic>,
+    /// (source position, uses) in order of first use.
+    cited: Vec<(usize, u32)>,
+    /// Source position → index into `cited`.
+    cited_slot: BTreeMap<usize, usize>,
+}
+
+impl IndexBuilder {
+    pub(crate) fn new() -> Self {
+        IndexBuilder {
+            occurrences: Vec::new(),
+            diagnostics: Vec::new(),
+            cited: Vec::new(),
+            cited_slot: BTreeMap::new(),
+        }
+    }
+
+    /// The ordinal the next occurrence will get.
+    pub(crate) fn next_ordinal(&self) -> u32 {
+        u32::try_from(self.occurrences.len() + 1).unwrap_or(u32::MAX)
+    }
+
+    /// Records a use of the source at `position`; returns its display number.
+    pub(crate) fn cite_source(&mut self, position: usize) -> u32 {
+        let slot = *self.cited_slot.entry(position).or_insert_with(|| {
+            self.cited.push((position, 0));
+            self.cited.len() - 1
+        });
+        self.cited[slot].1 += 1;
+        u32::try_from(slot + 1).unwrap_or(u32::MAX)
+    }
+
+    pub(crate) fn push(&mut self, occurrence: Occurrence) {
+        self.occurrences.push(occurrence);
+    }
+
+    pub(crate) fn diagnose(
+        &mut self,
+        kind: DiagnosticKind,
+        range: Range<usize>,
+        key: Option<String>,
+    ) {
+        self.diagnostics.push(Diagnostic {
+            kind,
+            range: range.into(),
+            key,
+        });
+    }
+
+    pub(crate) fn finish(self, table: &SourceTable<'_>) -> CitationIndex {
+        let to_use = |(position, uses): (usize, u32), number: Option<u32>| {
+            table.get(position).map(|source| SourceUse {
+                number,
+                position,
+                uses,
+                source: source.clone(),
+            })
+        };
+        let sources = self
+            .cited
+            .iter()
+            .enumerate()
+            .filter_map(|(slot, &entry)| to_use(entry, u32::try_from(slot + 1).ok()))
+            .collect();
+        let supplied = table.sources.map_or(0, <[Source]>::len);
+        let uncited = (0..supplied)
+            .filter(|p| !self.cited_slot.contains_key(p))
+            .filter_map(|p| to_use((p, 0), None))
+            .collect();
+        CitationIndex {
+            occurrences: self.occurrences,
+            sources,
+            uncited,
+            diagnostics: self.diagnostics,
+        }
+    }
+}

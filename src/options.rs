@@ -1,0 +1,370 @@
+//! What a caller can change: render mode, raw-HTML policy, which citation
+//! syntaxes are recognized, short-link patterns, and the host's sources.
+//!
+//! Every default is the safe one. The two settings that can produce
+//! script-capable HTML ([`RawHtml::DangerouslyPassThrough`] and
+//! [`UrlPolicy::DangerouslyAllowAny`]) say so in their names and cannot be
+//! chosen from JSON, so neither the CLI nor the WASM package can reach them.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::cite::shortlink::ShortLinkPattern;
+use crate::error::Error;
+use crate::source::Source;
+
+/// How each citation occurrence is written.
+///
+/// # Defaults
+/// [`Mode::Link`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// `<a href=…>` with the source's URL (numeric markers in a `<sup>`).
+    #[default]
+    Link,
+    /// `<button type="button">`, for iframe embeds where anchors misbehave.
+    Button,
+    /// A link (or a button when [`Options::embedded`]) holding an empty
+    /// `<span class="citation-icon">` for the host to fill with its own icon.
+    Icon,
+}
+
+/// What happens to raw HTML written in the markdown.
+///
+/// `<cite>` tags are citation syntax and are consumed before this applies.
+///
+/// # Defaults
+/// [`RawHtml::Sanitize`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RawHtml {
+    /// Keep a strict allowlist of harmless tags (`sup`, `kbd`, `details`, …)
+    /// and attributes; drop everything else, keeping its text.
+    #[default]
+    Sanitize,
+    /// Show the raw HTML as text.
+    Escape,
+    /// Drop raw HTML tags entirely (markdown between them is kept).
+    Strip,
+    /// Copy raw HTML into the output untouched. **Unsafe**: for trusted input
+    /// and spec-conformance testing only. Not reachable from JSON.
+    #[serde(skip)]
+    DangerouslyPassThrough,
+}
+
+/// Which URL schemes links and images may carry.
+///
+/// # Defaults
+/// [`UrlPolicy::Safe`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UrlPolicy {
+    /// `http`, `https`, `mailto` and relative or fragment URLs only; a link
+    /// with any other scheme renders as its text, an image as its alt text.
+    #[default]
+    Safe,
+    /// Any URL. **Unsafe** (`javascript:` passes): for spec-conformance
+    /// testing only. Not reachable from JSON.
+    #[serde(skip)]
+    DangerouslyAllowAny,
+}
+
+/// The citation syntaxes to recognize; all on by default.
+///
+/// # Examples
+/// ```
+/// use citemark::{render, Options, Syntaxes};
+///
+/// let only_tags = Options::default().with_syntaxes(Syntaxes { markers: false, ..Syntaxes::default() });
+/// let out = render("See [1].", &only_tags);
+/// assert_eq!(out.html, "<p>See [1].</p>\n");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct Syntaxes {
+    /// `<cite id="call_1">label</cite>`.
+    pub cite_tags: bool,
+    /// `[1]`, `[2][3]`, `[1, 3]`, `[1-3]`, `[1#page=3]`.
+    pub markers: bool,
+    /// Links and bare URLs matching [`Options::short_link_patterns`].
+    pub short_links: bool,
+    /// Links to `…/-/open-query?query=<JSON>`.
+    pub query_links: bool,
+    /// Clean up LLM slips around citation links: `([label](url))`,
+    /// `([label](url)`, and short-link URLs pasted bare in parentheses.
+    pub recovery: bool,
+}
+
+impl Default for Syntaxes {
+    fn default() -> Self {
+        Syntaxes::all()
+    }
+}
+
+impl Syntaxes {
+    /// Every syntax on (the default).
+    pub const fn all() -> Self {
+        Syntaxes {
+            cite_tags: true,
+            markers: true,
+            short_links: true,
+            query_links: true,
+            recovery: true,
+        }
+    }
+
+    /// Every syntax off: citemark is then a plain (safe) markdown renderer.
+    pub const fn none() -> Self {
+        Syntaxes {
+            cite_tags: false,
+            markers: false,
+            short_links: false,
+            query_links: false,
+            recovery: false,
+        }
+    }
+}
+
+/// Everything that shapes one render.
+///
+/// Build it with [`Options::default`] and the `with_*` methods, or
+/// deserialize it from camelCase JSON (unknown fields are an error).
+///
+/// # Examples
+/// ```
+/// use citemark::{render, Mode, Options, Source};
+///
+/// let opts = Options::default()
+///     .with_mode(Mode::Button)
+///     .with_sources(vec![Source::with_id("call_1").with_title("Revenue query")]);
+/// let out = render(r#"Up 4% <cite id="call_1">by region</cite>."#, &opts);
+/// assert!(out.html.contains(r#"<button type="button" class="citation""#));
+/// assert!(out.citations.occurrences[0].resolved);
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Options {
+    /// What the host knows about its sources. `None` means "not known yet"
+    /// (every recognized `[n]` renders as an unresolved citation); `Some`,
+    /// even empty, means a `[n]` with no matching source stays literal text.
+    ///
+    /// # Defaults
+    /// `None`.
+    pub sources: Option<Vec<Source>>,
+    /// Old citation keys mapped to new ones (forked conversations). Chains
+    /// are followed; a cycle stops at the key seen twice.
+    ///
+    /// # Defaults
+    /// Empty.
+    pub aliases: BTreeMap<String, String>,
+    /// How citations are written.
+    ///
+    /// # Defaults
+    /// [`Mode::Link`].
+    pub mode: Mode,
+    /// In [`Mode::Icon`], write buttons instead of links (iframe embeds).
+    ///
+    /// # Defaults
+    /// `false`.
+    pub embedded: bool,
+    /// What happens to raw HTML in the markdown.
+    ///
+    /// # Defaults
+    /// [`RawHtml::Sanitize`].
+    pub raw_html: RawHtml,
+    /// Which URL schemes links and images may carry.
+    ///
+    /// # Defaults
+    /// [`UrlPolicy::Safe`].
+    pub urls: UrlPolicy,
+    /// Which citation syntaxes are recognized.
+    ///
+    /// # Defaults
+    /// All of them.
+    pub syntaxes: Syntaxes,
+    /// The path templates that make a URL a short-link citation.
+    ///
+    /// # Defaults
+    /// `[/-/ai/conversations/{conversation}/call/{call}]`, keyed by `call`.
+    pub short_link_patterns: Vec<ShortLinkPattern>,
+    /// GFM's extended autolinks: bare `https://…`, `www.…` and e-mail
+    /// addresses in text become links.
+    ///
+    /// # Defaults
+    /// `true`.
+    pub autolinks: bool,
+    /// `rel` written on links to absolute URLs; `None` writes none.
+    ///
+    /// # Defaults
+    /// `Some("noopener noreferrer nofollow")`.
+    pub link_rel: Option<String>,
+    /// `target` written on links to absolute URLs (e.g. `"_blank"`).
+    ///
+    /// # Defaults
+    /// `None`.
+    pub link_target: Option<String>,
+}
+
+/// The `rel` citemark writes on external links by default.
+pub const DEFAULT_LINK_REL: &str = "noopener noreferrer nofollow";
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            sources: None,
+            aliases: BTreeMap::new(),
+            mode: Mode::Link,
+            embedded: false,
+            raw_html: RawHtml::Sanitize,
+            urls: UrlPolicy::Safe,
+            syntaxes: Syntaxes::all(),
+            short_link_patterns: vec![ShortLinkPattern::default_pattern()],
+            autolinks: true,
+            link_rel: Some(DEFAULT_LINK_REL.to_owned()),
+            link_target: None,
+        }
+    }
+}
+
+impl Options {
+    /// Options for a plain CommonMark + GFM renderer that trusts its input:
+    /// no citation syntaxes, no extended autolinks, raw HTML and every URL
+    /// passed through, no `rel`. **Unsafe**; this is what the spec
+    /// conformance tests run with.
+    pub fn dangerous_commonmark() -> Self {
+        Options {
+            raw_html: RawHtml::DangerouslyPassThrough,
+            urls: UrlPolicy::DangerouslyAllowAny,
+            syntaxes: Syntaxes::none(),
+            autolinks: false,
+            link_rel: None,
+            ..Options::default()
+        }
+    }
+
+    /// Sets [`Options::sources`] (marking them as known).
+    pub fn with_sources(mut self, sources: Vec<Source>) -> Self {
+        self.sources = Some(sources);
+        self
+    }
+
+    /// Sets sources (and aliases) from the JSON a host keeps them in: an
+    /// array of [`Source`]s, or `{"sources": [...], "aliases": {"old": "new"}}`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidOption`] naming `sources` (or `aliases`) with serde's
+    /// description of what did not fit.
+    ///
+    /// # Examples
+    /// ```
+    /// use citemark::Options;
+    ///
+    /// let opts = Options::default()
+    ///     .with_sources_json(r#"{"sources": [{"id": "b"}], "aliases": {"a": "b"}}"#)
+    ///     .unwrap();
+    /// assert_eq!(opts.sources.as_ref().map(Vec::len), Some(1));
+    /// assert_eq!(opts.aliases["a"], "b");
+    /// let err = Options::default().with_sources_json(r#"[{"titel": "x"}]"#).unwrap_err();
+    /// assert!(err.to_string().contains("sources") && err.to_string().contains("titel"));
+    /// ```
+    pub fn with_sources_json(mut self, json: &str) -> Result<Self, Error> {
+        let value: serde_json::Value =
+            serde_json::from_str(json).map_err(|e| Error::invalid("sources", e.to_string()))?;
+        let (sources, aliases) = match value {
+            serde_json::Value::Object(mut fields) => {
+                let sources = fields.remove("sources").unwrap_or_default();
+                let aliases = fields.remove("aliases").unwrap_or_default();
+                if let Some(other) = fields.keys().next() {
+                    return Err(Error::invalid(
+                        "sources",
+                        format!("unknown field `{other}`, expected `sources` or `aliases`"),
+                    ));
+                }
+                (sources, aliases)
+            }
+            list => (list, serde_json::Value::Null),
+        };
+        let sources: Vec<Source> = serde_json::from_value(sources)
+            .map_err(|e| Error::invalid("sources", e.to_string()))?;
+        if !aliases.is_null() {
+            let aliases: BTreeMap<String, String> = serde_json::from_value(aliases)
+                .map_err(|e| Error::invalid("aliases", e.to_string()))?;
+            self.aliases.extend(aliases);
+        }
+        self.sources = Some(sources);
+        Ok(self)
+    }
+
+    /// Adds one alias `from` → `to`.
+    pub fn with_alias(mut self, from: impl Into<String>, to: impl Into<String>) -> Self {
+        self.aliases.insert(from.into(), to.into());
+        self
+    }
+
+    /// Sets [`Options::mode`].
+    pub fn with_mode(mut self, mode: Mode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// Sets [`Options::embedded`].
+    pub fn with_embedded(mut self, embedded: bool) -> Self {
+        self.embedded = embedded;
+        self
+    }
+
+    /// Sets [`Options::raw_html`].
+    pub fn with_raw_html(mut self, raw_html: RawHtml) -> Self {
+        self.raw_html = raw_html;
+        self
+    }
+
+    /// Sets [`Options::syntaxes`].
+    pub fn with_syntaxes(mut self, syntaxes: Syntaxes) -> Self {
+        self.syntaxes = syntaxes;
+        self
+    }
+
+    /// Replaces [`Options::short_link_patterns`].
+    pub fn with_short_link_patterns(mut self, patterns: Vec<ShortLinkPattern>) -> Self {
+        self.short_link_patterns = patterns;
+        self
+    }
+
+    /// Sets [`Options::autolinks`].
+    pub fn with_autolinks(mut self, autolinks: bool) -> Self {
+        self.autolinks = autolinks;
+        self
+    }
+
+    /// Sets [`Options::link_rel`].
+    pub fn with_link_rel(mut self, rel: Option<String>) -> Self {
+        self.link_rel = rel;
+        self
+    }
+
+    /// Sets [`Options::link_target`].
+    pub fn with_link_target(mut self, target: Option<String>) -> Self {
+        self.link_target = target;
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_reject_unknown_fields_and_unsafe_values() {
+        assert!(serde_json::from_str::<Options>(r#"{"mod":"link"}"#).is_err());
+        assert!(
+            serde_json::from_str::<Options>(r#"{"rawHtml":"dangerouslyPassThrough"}"#).is_err()
+        );
+        let o: Options = serde_json::from_str(r#"{"mode":"icon","embedded":true}"#).unwrap();
+        assert_eq!(o.mode, Mode::Icon);
+        assert_eq!(o.raw_html, RawHtml::Sanitize);
+    }
+}

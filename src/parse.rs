@@ -1,0 +1,71 @@
+//! The markdown dialect: pulldown-cmark set up for CommonMark + GFM.
+//!
+//! Only this module names pulldown-cmark's options, so the dialect is
+//! decided in one place.
+
+use pulldown_cmark::{Event, Options as ParserOptions, Parser, Tag, TagEnd};
+
+/// GFM on top of CommonMark: tables, strikethrough, task lists, footnotes
+/// and GitHub's blockquote alerts. (Extended autolinks are citemark's own;
+/// see the `autolink` module.)
+pub(crate) fn parser_options() -> ParserOptions {
+    ParserOptions::ENABLE_TABLES
+        | ParserOptions::ENABLE_STRIKETHROUGH
+        | ParserOptions::ENABLE_TASKLISTS
+        | ParserOptions::ENABLE_FOOTNOTES
+        | ParserOptions::ENABLE_GFM
+}
+
+/// A parser over `markdown` whose events carry their source byte ranges.
+pub(crate) fn parse(
+    markdown: &str,
+) -> pulldown_cmark::OffsetIter<'_, pulldown_cmark::DefaultBrokenLinkCallback> {
+    Parser::new_ext(markdown, parser_options()).into_offset_iter()
+}
+
+/// Whether `event` lives inside a leaf block (paragraph, heading, cell, …)
+/// rather than opening, closing or being a block itself.
+pub(crate) fn is_inline(event: &Event<'_>) -> bool {
+    match event {
+        Event::Start(tag) => is_inline_tag(tag),
+        Event::End(tag) => is_inline_end(*tag),
+        Event::Html(_) | Event::Rule => false,
+        Event::Text(_)
+        | Event::Code(_)
+        | Event::InlineMath(_)
+        | Event::DisplayMath(_)
+        | Event::InlineHtml(_)
+        | Event::FootnoteReference(_)
+        | Event::SoftBreak
+        | Event::HardBreak
+        | Event::TaskListMarker(_) => true,
+    }
+}
+
+/// Whether `tag` is an inline container (emphasis, link, image, …).
+pub(crate) fn is_inline_tag(tag: &Tag<'_>) -> bool {
+    matches!(
+        tag,
+        Tag::Emphasis
+            | Tag::Strong
+            | Tag::Strikethrough
+            | Tag::Superscript
+            | Tag::Subscript
+            | Tag::Link { .. }
+            | Tag::Image { .. }
+    )
+}
+
+/// Whether `tag` ends an inline container.
+pub(crate) fn is_inline_end(tag: TagEnd) -> bool {
+    matches!(
+        tag,
+        TagEnd::Emphasis
+            | TagEnd::Strong
+            | TagEnd::Strikethrough
+            | TagEnd::Superscript
+            | TagEnd::Subscript
+            | TagEnd::Link
+            | TagEnd::Image
+    )
+}

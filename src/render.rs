@@ -1,0 +1,48 @@
+//! One-shot rendering: the pipeline from markdown to [`Rendered`].
+
+use serde::{Deserialize, Serialize};
+
+use crate::cite::index::CitationIndex;
+use crate::cite::Citations;
+use crate::html::write_html;
+use crate::options::Options;
+use crate::parse::parse;
+
+/// The result of [`render`]: sanitized HTML and the citation index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct Rendered {
+    /// The HTML, safe to insert with `innerHTML`.
+    pub html: String,
+    /// Every citation in the HTML, and the sources they cite.
+    pub citations: CitationIndex,
+}
+
+/// Renders `markdown` to sanitized HTML and a citation index.
+///
+/// Never fails and never panics: any input renders.
+///
+/// # Examples
+/// ```
+/// use citemark::{render, Options};
+///
+/// let out = render("A claim [1] and <b onclick=x>bold</b> [evil](javascript:alert(1)).", &Options::default());
+/// assert_eq!(
+///     out.html,
+///     concat!(
+///         r#"<p>A claim <sup><a class="citation citation-unresolved" title="1" data-citation-key="1" "#,
+///         r#"data-citation-kind="index" data-citation-ordinal="1">1</a></sup> and <b>bold</b> evil.</p>"#,
+///         "\n"
+///     )
+/// );
+/// assert!(!out.citations.occurrences[0].resolved);
+/// ```
+pub fn render(markdown: &str, options: &Options) -> Rendered {
+    let mut citations = Citations::new(markdown, parse(markdown), options);
+    let html = write_html(&mut citations, options, markdown.len() + markdown.len() / 2);
+    Rendered {
+        html,
+        citations: citations.finish(),
+    }
+}

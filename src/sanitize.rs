@@ -1,0 +1,349 @@
+//! Raw HTML sanitizing: the only ammonia configuration, and the scopes that
+//! let it see raw HTML split over many events as one fragment.
+//!
+//! citemark writes every other tag itself, so only what came in as raw HTML
+//! is sanitized — a whole-document pass would parse our own output again and
+//! cost several times the render. A scope gathers the raw pieces of one
+//! region (a paragraph's inline tags, or an HTML block and the blocks up to
+//! where its tags balance) with placeholders standing for citemark's own
+//! HTML between them. ammonia cleans and balances the fragment; the
+//! placeholders are then swapped back for citemark's HTML. So `<details>` …
+//! markdown … `</details>` keeps its markdown, and an unclosed `<b>` is
+//! closed at the end of its paragraph instead of swallowing the page.
+
+use std::collections::HashSet;
+
+/// Tags kept in raw HTML: GitHub's allowlist, in spirit.
+const ALLOWED_TAGS: &[&str] = &[
+    "a",
+    "abbr",
+    "b",
+    "blockquote",
+    "br",
+    "caption",
+    "code",
+    "dd",
+    "del",
+    "details",
+    "div",
+    "dl",
+    "dt",
+    "em",
+    "figcaption",
+    "figure",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "hr",
+    "i",
+    "img",
+    "ins",
+    "kbd",
+    "li",
+    "mark",
+    "ol",
+    "p",
+    "pre",
+    "q",
+    "rp",
+    "rt",
+    "ruby",
+    "s",
+    "samp",
+    "small",
+    "span",
+    "strike",
+    "strong",
+    "sub",
+    "summary",
+    "sup",
+    "table",
+    "tbody",
+    "td",
+    "tfoot",
+    "th",
+    "thead",
+    "tr",
+    "tt",
+    "u",
+    "ul",
+    "var",
+    "wbr",
+];
+
+/// Attributes kept, per tag. No `on*`, no `style`, no `class`, no `id`.
+const ALLOWED_ATTRIBUTES: &[(&str, &[&str])] = &[
+    ("a", &["href", "title"]),
+    ("abbr", &["title"]),
+    ("img", &["src", "alt", "title", "width", "height"]),
+    ("details", &["open"]),
+    ("ol", &["start", "type"]),
+    ("li", &["value"]),
+    ("td", &["align", "colspan", "rowspan"]),
+    ("th", &["align", "colspan", "rowspan"]),
+];
+
+/// Elements that never have an end tag (for tracking balance).
+const VOID_TAGS: &[&str] = &[
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
+    "track", "wbr",
+];
+
+/// The deepest nesting of raw elements one scope gathers.
+const MAX_OPEN_ELEMENTS: usize = 64;
+
+const PLACEHOLDER_OPEN: char = '\u{FDD0}';
+const PLACEHOLDER_CLOSE: char = '\u{FDD1}';
+
+/// The ammonia cleaner for raw HTML, writing `link_rel` on kept links.
+pub(crate) struct Sanitizer<'o> {
+    cleaner: ammonia::Builder<'o>,
+}
+
+impl<'o> Sanitizer<'o> {
+    pub(crate) fn new(link_rel: Option<&'o str>) -> Self {
+        let mut cleaner = ammonia::Builder::empty();
+        cleaner
+            .tags(ALLOWED_TAGS.iter().copied().collect())
+            .tag_attributes(
+                ALLOWED_ATTRIBUTES
+                    .iter()
+                    .map(|(tag, attrs)| (*tag, attrs.iter().copied().collect::<HashSet<_>>()))
+                    .collect(),
+            )
+            .url_schemes(["http", "https", "mailto"].into_iter().collect())
+            .url_relative(ammonia::UrlRelative::PassThrough)
+            .link_rel(link_rel)
+            .strip_comments(true);
+        Sanitizer { cleaner }
+    }
+
+    fn clean(&self, html: &str) -> String {
+        self.cleaner.clean(html).to_string()
+    }
+}
+
+/// One region of raw HTML being gathered.
+pub(crate) struct Scope {
+    /// ammonia's input: raw HTML, with placeholders for citemark's own HTML.
+    fragment: String,
+    /// citemark's HTML that placeholder `k` stands for.
+    ours: Vec<String>,
+    /// citemark's HTML written since the last raw piece.
+    pending: String,
+    /// The block depth whose end closes this scope.
+    pub(crate) close_depth: usize,
+    /// Raw elements still open, for closing the scope early once balanced.
+    open_elements: Vec<String>,
+}
+
+impl Scope {
+    pub(crate) fn new(close_depth: usize) -> Self {
+        Scope {
+            fragment: String::new(),
+            ours: Vec::new(),
+            pending: String::new(),
+            close_depth,
+            open_elements: Vec::new(),
+        }
+    }
+
+    /// Where citemark's own HTML is appended.
+    pub(crate) fn pending_mut(&mut self) -> &mut String {
+        &mut self.pending
+    }
+
+    /// Appends a piece of raw HTML from the markdown.
+    pub(crate) fn push_raw(&mut self, raw: &str) {
+        self.flush_pending();
+        track_elements(raw, &mut self.open_elements);
+        self.fragment.extend(raw.chars().map(|c| match c {
+            PLACEHOLDER_OPEN | PLACEHOLDER_CLOSE => char::REPLACEMENT_CHARACTER,
+            c => c,
+        }));
+    }
+
+    /// Whether raw elements are nested so deep that the scope should end now.
+    /// HTML tree building costs grow with the depth of open elements, so
+    /// unbalanced input (`<div>` × 10,000) would otherwise take quadratic
+    /// time; real answers never nest raw HTML this deep.
+    pub(crate) fn is_too_deep(&self) -> bool {
+        self.open_elements.len() > MAX_OPEN_ELEMENTS
+    }
+
+    /// Whether every raw element opened in this scope has been closed.
+    pub(crate) fn is_balanced(&self) -> bool {
+        self.open_elements.is_empty()
+    }
+
+    fn flush_pending(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        // The quotes tell text from attribute values: ammonia escapes `"` only
+        // in attributes, so a placeholder that landed inside one no longer
+        // matches, and its HTML is appended at the end instead.
+        self.fragment.push(PLACEHOLDER_OPEN);
+        self.fragment.push('"');
+        self.fragment.push_str(&self.ours.len().to_string());
+        self.fragment.push('"');
+        self.fragment.push(PLACEHOLDER_CLOSE);
+        self.ours.push(std::mem::take(&mut self.pending));
+    }
+
+    /// Sanitizes the gathered fragment and puts citemark's HTML back.
+    pub(crate) fn finish(mut self, sanitizer: &Sanitizer<'_>) -> String {
+        self.flush_pending();
+        let cleaned = sanitizer.clean(&self.fragment);
+        let mut used = vec![false; self.ours.len()];
+        let mut out =
+            String::with_capacity(cleaned.len() + self.ours.iter().map(String::len).sum::<usize>());
+        let mut rest = cleaned.as_str();
+        while let Some(at) = rest.find(PLACEHOLDER_OPEN) {
+            out.push_str(&rest[..at]);
+            let after = &rest[at + PLACEHOLDER_OPEN.len_utf8()..];
+            match parse_placeholder(after) {
+                Some((k, len)) if used.get(k) == Some(&false) => {
+                    used[k] = true;
+                    out.push_str(&self.ours[k]);
+                    rest = &after[len..];
+                }
+                _ => rest = after,
+            }
+        }
+        out.push_str(rest);
+        // HTML whose placeholder ammonia dropped (inside a removed element or
+        // an attribute) is kept, after the fragment: nothing is lost.
+        for (html, _) in self.ours.iter().zip(&used).filter(|(_, used)| !**used) {
+            out.push_str(html);
+        }
+        out
+    }
+}
+
+/// Reads `"k"` + close mark; returns `k` and the bytes read.
+fn parse_placeholder(s: &str) -> Option<(usize, usize)> {
+    let digits = s.strip_prefix('"')?;
+    let end = digits.find('"')?;
+    let k = digits[..end].parse().ok()?;
+    let tail = digits[end + 1..].strip_prefix(PLACEHOLDER_CLOSE)?;
+    Some((k, s.len() - tail.len()))
+}
+
+/// Updates the stack of open raw elements with the tags in `raw`.
+///
+/// A light scan, not a parser: it only decides when a scope may end early.
+/// Safety never depends on it, since ammonia balances whatever it is given.
+fn track_elements(raw: &str, open: &mut Vec<String>) {
+    let mut rest = raw;
+    while let Some(lt) = rest.find('<') {
+        rest = &rest[lt + 1..];
+        if rest.starts_with("!--") {
+            rest = rest.find("-->").map_or("", |end| &rest[end + 3..]);
+            continue;
+        }
+        let closing = rest.starts_with('/');
+        let name_start = usize::from(closing);
+        let name: String = rest[name_start..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        if name.is_empty() || !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            continue;
+        }
+        let tag_end = rest.find('>').unwrap_or(rest.len());
+        let self_closing = rest[..tag_end].ends_with('/');
+        if closing {
+            if let Some(at) = open.iter().rposition(|n| *n == name) {
+                open.truncate(at);
+            }
+        } else if !self_closing && !VOID_TAGS.contains(&name.as_str()) {
+            open.push(name);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sanitize_with(pieces: &[(bool, &str)]) -> String {
+        let mut scope = Scope::new(0);
+        for (raw, html) in pieces {
+            if *raw {
+                scope.push_raw(html);
+            } else {
+                scope.pending_mut().push_str(html);
+            }
+        }
+        scope.finish(&Sanitizer::new(Some("noopener")))
+    }
+
+    #[test]
+    fn keeps_allowed_tags_around_our_html() {
+        let out = sanitize_with(&[(true, "<kbd>"), (false, "<em>Ctrl</em>"), (true, "</kbd>")]);
+        assert_eq!(out, "<kbd><em>Ctrl</em></kbd>");
+    }
+
+    #[test]
+    fn removes_scripts_handlers_and_bad_urls() {
+        let out = sanitize_with(&[
+            (
+                true,
+                "<img src=x onerror=alert(1)><script>alert(2)</script>",
+            ),
+            (
+                true,
+                r#"<a href="javascript:alert(3)" style="x">a</a><svg><g/></svg>"#,
+            ),
+        ]);
+        assert!(
+            !out.contains("onerror") && !out.contains("script") && !out.contains("style"),
+            "{out}"
+        );
+        assert!(!out.contains("javascript") && !out.contains("svg"), "{out}");
+    }
+
+    #[test]
+    fn closes_what_raw_html_leaves_open() {
+        let out = sanitize_with(&[(true, "<b>"), (false, "bold")]);
+        assert_eq!(out, "<b>bold</b>");
+    }
+
+    #[test]
+    fn our_html_swallowed_by_a_removed_element_is_kept() {
+        let out = sanitize_with(&[(true, "<script>"), (false, "<p>kept</p>")]);
+        assert_eq!(out, "<p>kept</p>");
+        let out = sanitize_with(&[
+            (true, "<abbr title=\""),
+            (false, "<p>x</p>"),
+            (true, "\">y</abbr>"),
+        ]);
+        assert!(out.ends_with("<p>x</p>"), "{out}");
+    }
+
+    #[test]
+    fn placeholder_marks_in_input_cannot_forge_placeholders() {
+        let out = sanitize_with(&[
+            (true, "<b>\u{FDD0}\"0\"\u{FDD1}</b>"),
+            (false, "<i>ours</i>"),
+        ]);
+        assert_eq!(out, "<b>\u{FFFD}\"0\"\u{FFFD}</b><i>ours</i>");
+    }
+
+    #[test]
+    fn balance_tracking() {
+        let mut open = Vec::new();
+        track_elements(
+            "<details open>\n<summary>S</summary><br><img src=x />",
+            &mut open,
+        );
+        assert_eq!(open, vec!["details"]);
+        track_elements("<!-- </details> --></details>", &mut open);
+        assert!(open.is_empty());
+    }
+}

@@ -1,0 +1,188 @@
+//! The host's sources and how a citation key finds one.
+//!
+//! A `[n]` marker looks a source up by number (`index`, by default its
+//! position + 1); cite tags and short links look one up by `id`, after
+//! following [`Options::aliases`](crate::Options::aliases).
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+/// One thing the answer may cite: a tool call, a retrieved document, a web
+/// result.
+///
+/// # Examples
+/// ```
+/// use citemark::Source;
+///
+/// let s = Source::with_id("call_1").with_title("Sales by region").with_href("https://app/q/1");
+/// assert_eq!(s.id.as_deref(), Some("call_1"));
+/// let json = serde_json::to_string(&s).unwrap();
+/// assert_eq!(json, r#"{"id":"call_1","title":"Sales by region","href":"https://app/q/1"}"#);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Source {
+    /// The key cite tags and short links use (a tool-call id, a document id).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The number `[n]` markers use; defaults to the position in the list + 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<u32>,
+    /// Display title (link `title`, tooltip, source list).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Where a click should go; scheme-checked before it is written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub href: Option<String>,
+    /// A quoted passage, for hover previews.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub excerpt: Option<String>,
+    /// Anything else the host wants back in the citation index.
+    #[serde(skip_serializing_if = "serde_json::Value::is_null")]
+    pub data: serde_json::Value,
+}
+
+impl Source {
+    /// A source with only an `id`.
+    pub fn with_id(id: impl Into<String>) -> Self {
+        Source {
+            id: Some(id.into()),
+            ..Source::default()
+        }
+    }
+
+    /// A source with only an explicit `index`.
+    pub fn with_index(index: u32) -> Self {
+        Source {
+            index: Some(index),
+            ..Source::default()
+        }
+    }
+
+    /// Sets the title.
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Sets the href.
+    pub fn with_href(mut self, href: impl Into<String>) -> Self {
+        self.href = Some(href.into());
+        self
+    }
+
+    /// Sets the excerpt.
+    pub fn with_excerpt(mut self, excerpt: impl Into<String>) -> Self {
+        self.excerpt = Some(excerpt.into());
+        self
+    }
+
+    /// Sets the free-form data.
+    pub fn with_data(mut self, data: serde_json::Value) -> Self {
+        self.data = data;
+        self
+    }
+}
+
+/// Lookup tables over the supplied sources, built once per render.
+pub(crate) struct SourceTable<'o> {
+    pub(crate) sources: Option<&'o [Source]>,
+    by_id: HashMap<&'o str, usize>,
+    by_index: HashMap<u32, usize>,
+    aliases: &'o BTreeMap<String, String>,
+}
+
+/// The longest alias chain followed; longer chains are cycles or mistakes.
+const MAX_ALIAS_HOPS: usize = 16;
+
+impl<'o> SourceTable<'o> {
+    pub(crate) fn new(
+        sources: Option<&'o [Source]>,
+        aliases: &'o BTreeMap<String, String>,
+    ) -> Self {
+        let mut by_id = HashMap::new();
+        let mut by_index = HashMap::new();
+        for (position, source) in sources.unwrap_or_default().iter().enumerate() {
+            if let Some(id) = &source.id {
+                by_id.entry(id.as_str()).or_insert(position);
+            }
+            let number = source
+                .index
+                .unwrap_or_else(|| u32::try_from(position + 1).unwrap_or(u32::MAX));
+            by_index.entry(number).or_insert(position);
+        }
+        SourceTable {
+            sources,
+            by_id,
+            by_index,
+            aliases,
+        }
+    }
+
+    /// Whether the host has said what its sources are (even none).
+    pub(crate) fn known(&self) -> bool {
+        self.sources.is_some()
+    }
+
+    /// Follows aliases from `key`; returns the final key.
+    pub(crate) fn unalias<'k>(&'k self, key: &'k str) -> &'k str {
+        let mut current = key;
+        for _ in 0..MAX_ALIAS_HOPS {
+            match self.aliases.get(current) {
+                Some(next) if next != current => current = next,
+                _ => break,
+            }
+        }
+        current
+    }
+
+    /// The position of the source with this id, if any.
+    pub(crate) fn by_id(&self, id: &str) -> Option<usize> {
+        self.by_id.get(id).copied()
+    }
+
+    /// The position of the source with this number, if any.
+    pub(crate) fn by_index(&self, number: u32) -> Option<usize> {
+        self.by_index.get(&number).copied()
+    }
+
+    pub(crate) fn get(&self, position: usize) -> Option<&'o Source> {
+        self.sources?.get(position)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_defaults_to_position_and_explicit_index_wins() {
+        let sources = vec![
+            Source::with_id("a"),
+            Source::with_index(7),
+            Source::with_id("c"),
+        ];
+        let aliases = BTreeMap::new();
+        let t = SourceTable::new(Some(&sources), &aliases);
+        assert_eq!(t.by_index(1), Some(0));
+        assert_eq!(t.by_index(7), Some(1));
+        assert_eq!(t.by_index(2), None);
+        assert_eq!(t.by_index(3), Some(2));
+        assert_eq!(t.by_id("c"), Some(2));
+    }
+
+    #[test]
+    fn alias_chains_are_followed_and_cycles_stop() {
+        let aliases: BTreeMap<String, String> = [("a", "b"), ("b", "c"), ("x", "y"), ("y", "x")]
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .collect();
+        let t = SourceTable::new(None, &aliases);
+        assert_eq!(t.unalias("a"), "c");
+        assert_eq!(t.unalias("z"), "z");
+        let end = t.unalias("x");
+        assert!(end == "x" || end == "y");
+    }
+}

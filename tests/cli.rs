@@ -1,0 +1,114 @@
+//! The `citemark` binary from outside: output, `--json`, and one-line errors.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn citemark(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_citemark"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin)
+        .expect("write stdin");
+    child.wait_with_output().expect("the binary exits")
+}
+
+fn temp_file(name: &str, contents: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("citemark-cli-{}-{name}", std::process::id()));
+    std::fs::write(&path, contents).expect("temp dir is writable");
+    path
+}
+
+/// A failed run: non-zero exit, nothing on stdout, one line on stderr.
+fn assert_one_line_error(out: &Output, mentions: &str) {
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains(mentions), "{stderr}");
+}
+
+#[test]
+fn renders_stdin_to_html() {
+    let out = citemark(&["render"], b"Hello **world** [1]");
+    assert!(out.status.success());
+    let html = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(html.starts_with(
+        "<p>Hello <strong>world</strong> <sup><a class=\"citation citation-unresolved\""
+    ));
+}
+
+#[test]
+fn json_output_has_html_and_index() {
+    let sources = temp_file(
+        "sources.json",
+        r#"{"sources": [{"id": "new", "title": "T", "href": "https://t.example/"}], "aliases": {"old": "new"}}"#,
+    );
+    let out = citemark(
+        &[
+            "render",
+            "-",
+            "--sources",
+            sources.to_str().expect("UTF-8 path"),
+            "--json",
+            "--mode",
+            "button",
+        ],
+        br#"x <cite id="old">label</cite>"#,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    assert!(json["html"]
+        .as_str()
+        .expect("html")
+        .contains("<button type=\"button\" class=\"citation\""));
+    let occurrence = &json["citations"]["occurrences"][0];
+    assert_eq!(occurrence["key"], "new");
+    assert_eq!(occurrence["originalKey"], "old");
+    assert_eq!(occurrence["resolved"], true);
+    assert_eq!(json["citations"]["sources"][0]["uses"], 1);
+}
+
+#[test]
+fn invalid_utf8_is_decoded_lossily() {
+    let out = citemark(&["render"], b"a \xff b");
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).expect("UTF-8"),
+        "<p>a \u{FFFD} b</p>\n"
+    );
+}
+
+#[test]
+fn bad_input_is_one_line_naming_the_problem() {
+    assert_one_line_error(
+        &citemark(&["render", "/no/such/file.md"], b""),
+        "/no/such/file.md",
+    );
+    assert_one_line_error(&citemark(&["render", "--mode", "fancy"], b""), "--mode");
+    assert_one_line_error(
+        &citemark(&["render", "--raw-html", "allow"], b""),
+        "--raw-html",
+    );
+    let bad_json = temp_file("bad.json", "[{\"id\": 1}]");
+    let path = bad_json.to_str().expect("UTF-8 path");
+    assert_one_line_error(&citemark(&["render", "--sources", path], b"x"), "sources");
+    let not_json = temp_file("not.json", "{nope");
+    let path = not_json.to_str().expect("UTF-8 path");
+    assert_one_line_error(&citemark(&["render", "--sources", path], b"x"), "sources");
+    assert_one_line_error(
+        &citemark(&["render", "--sources", "/no/such/sources.json"], b"x"),
+        "/no/such/sources.json",
+    );
+}

@@ -1,0 +1,79 @@
+//! Properties over random markdown: render never panics, and the index
+//! always agrees with the HTML.
+
+use citemark::{render, Mode, Options, Source};
+use proptest::prelude::*;
+
+/// Fragments that exercise citation syntax and its edges, glued at random.
+fn fragment() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("[1]".to_owned()),
+        Just("[2, 3]".to_owned()),
+        Just("[1-3]".to_owned()),
+        Just("[1#p=2]".to_owned()),
+        Just("<cite id=\"a\">".to_owned()),
+        Just("<cite>".to_owned()),
+        Just("</cite>".to_owned()),
+        Just("<cite id='b'/>".to_owned()),
+        Just("([l](https://h/-/ai/conversations/c/call/a))".to_owned()),
+        Just("https://h/-/ai/conversations/c/call/b".to_owned()),
+        Just("[q](https://h/-/open-query?query=%7B%22a%22%3A1%7D%7D)".to_owned()),
+        Just("www.example.com".to_owned()),
+        Just("**".to_owned()),
+        Just("_".to_owned()),
+        Just("`".to_owned()),
+        Just("\n".to_owned()),
+        Just("\n\n".to_owned()),
+        Just("\n```\n".to_owned()),
+        Just("| a | b |\n|---|---|\n".to_owned()),
+        Just("> ".to_owned()),
+        Just("- ".to_owned()),
+        Just("<details>\n".to_owned()),
+        Just("</details>\n".to_owned()),
+        Just("<b>".to_owned()),
+        Just("\\".to_owned()),
+        Just("(".to_owned()),
+        Just(")".to_owned()),
+        Just("[".to_owned()),
+        Just("]".to_owned()),
+        Just("[^1]".to_owned()),
+        Just("[1]: https://x/\n".to_owned()),
+        "[a-zé✓ ]{0,6}",
+    ]
+}
+
+fn markdown() -> impl Strategy<Value = String> {
+    prop::collection::vec(fragment(), 0..40).prop_map(|parts| parts.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn index_agrees_with_html(md in markdown(), with_sources in any::<bool>(), mode_pick in 0u8..3) {
+        let mode = [Mode::Link, Mode::Button, Mode::Icon][usize::from(mode_pick)];
+        let mut options = Options::default().with_mode(mode);
+        if with_sources {
+            options = options.with_sources(vec![
+                Source::with_id("a").with_title("A"),
+                Source::with_id("b").with_href("https://b.example/"),
+            ]);
+        }
+        let out = render(&md, &options);
+        prop_assert_eq!(out.html.matches("data-citation-ordinal=").count(), out.citations.occurrences.len());
+        for (i, occurrence) in out.citations.occurrences.iter().enumerate() {
+            prop_assert_eq!(occurrence.ordinal as usize, i + 1);
+            prop_assert!(occurrence.range.start <= occurrence.range.end && occurrence.range.end <= md.len());
+        }
+        for raw in ["<cite", "</cite", "<script"] {
+            prop_assert!(!out.html.contains(raw), "{} in {:?}", raw, out.html);
+        }
+    }
+
+    /// The property is that it returns at all: a panic fails the test.
+    #[test]
+    fn arbitrary_text_never_panics(md in "\\PC{0,200}") {
+        let out = render(&md, &Options::default());
+        prop_assert!(!out.html.contains("<script"));
+    }
+}

@@ -639,7 +639,10 @@ impl<'a> RunProcessor<'_, 'a, '_> {
         let mut items = Vec::new();
         let wants_urls = options.autolinks || syntaxes.short_links || syntaxes.query_links;
         if wants_urls && may_contain_autolink(text) {
-            for link in find_autolinks(text) {
+            for mut link in find_autolinks(text) {
+                if syntaxes.markers {
+                    trim_trailing_markers(text, &mut link);
+                }
                 let (source_range, _) = merged.source_range(&link.range);
                 match self.resolver.classify_url(&link.href, &source_range) {
                     Some(found) => items.push(TextItem::Citation {
@@ -772,6 +775,24 @@ impl<'a> RunProcessor<'_, 'a, '_> {
         if written < text.len() {
             self.push(Event::Text(CowStr::from(text[written..].to_owned())));
         }
+    }
+}
+
+/// LLMs glue markers to URLs (`https://x.example/report[1]`); GFM would
+/// make them part of the link. Cut them off so they cite.
+fn trim_trailing_markers(text: &str, link: &mut crate::autolink::Autolink) {
+    let link_text = &text[link.range.clone()];
+    let mut cut = link_text.len();
+    for m in marker::find_markers(link_text).iter().rev() {
+        if m.range.end != cut || m.range.start == 0 {
+            break;
+        }
+        cut = m.range.start;
+    }
+    let trimmed = link_text.len() - cut;
+    if trimmed > 0 && trimmed < link.href.len() {
+        link.range.end -= trimmed;
+        link.href.truncate(link.href.len() - trimmed);
     }
 }
 
@@ -1072,6 +1093,17 @@ mod tests {
         assert_eq!(
             html("<javascript:alert(1)>"),
             "<p>javascript:alert(1)</p>\n"
+        );
+    }
+
+    #[test]
+    fn markers_glued_to_bare_urls_still_cite() {
+        let out = html("see https://x.example/report[1][2] and www.y.example[3].");
+        assert!(out.contains(r#"<a href="https://x.example/report" rel="noopener noreferrer nofollow">https://x.example/report</a><sup>"#), "{out}");
+        assert_eq!(
+            out.matches("data-citation-kind=\"index\"").count(),
+            3,
+            "{out}"
         );
     }
 

@@ -1,12 +1,15 @@
-//! citemark vs. pulldown-cmark on realistic assistant answers.
+//! citemark vs. pulldown-cmark on assistant answers.
 //!
-//! The inputs are built from the shared fixtures in `tests/samples/`: whole
-//! answers are concatenated (`mixed-kitchen-sink` first, then the rest by
-//! file name, cycling) until the corpus reaches ~2 KiB, ~20 KiB and
-//! ~200 KiB; the last answer is cut at a top-level heading, wherever that
-//! lands closest to the target. The answers' sources are merged into one
-//! list (see [`merge_sources`]) so that cite tags, short links and `[n]`
-//! markers resolve.
+//! Two corpora, each at ~2 KiB, ~20 KiB and ~200 KiB:
+//! - `answer`: the demo answer `examples/answer.md` (a data assistant's
+//!   answer: prose, a table, a code block, 13 citations in 3 KiB), repeated;
+//! - `fixtures`: the shared fixtures in `tests/samples/`, which pack every
+//!   edge case (raw HTML, XSS attempts, malformed and unresolved citations)
+//!   into a few KiB: whole answers are concatenated (`mixed-kitchen-sink`
+//!   first, then the rest by file name, cycling), the last cut at a
+//!   top-level heading, wherever that lands closest to the target. Their
+//!   sources are merged into one list (see [`merge_sources`]) so that cite
+//!   tags, short links and `[n]` markers resolve.
 //!
 //! For each size one criterion group measures, side by side:
 //! - `citemark`: [`citemark::render`] with default options plus the merged
@@ -14,12 +17,14 @@
 //! - `pulldown-cmark`: `pulldown_cmark::html::push_html` with tables,
 //!   strikethrough, task lists, footnotes and GFM enabled.
 //!
-//! A `raw-html` group then compares [`RawHtml::Sanitize`] with
-//! [`RawHtml::Escape`] on a raw-HTML-heavy input (the cost of sanitizing).
+//! A `raw-html` group then compares, on a raw-HTML-heavy input, citemark's
+//! [`RawHtml::Sanitize`] (ammonia over the raw HTML only), [`RawHtml::Escape`]
+//! (no sanitizing at all) and the design citemark rejected: rendering with
+//! raw HTML passed through, then running ammonia over the whole document.
 //!
 //! After the criterion groups, the bench prints a plain summary table from
 //! its own interleaved median timing, so `make bench` ends with the
-//! citemark/pulldown-cmark ratio the README quotes.
+//! throughput ratio (citemark MiB/s ÷ pulldown-cmark MiB/s) the README quotes.
 
 use std::collections::{BTreeMap, HashSet};
 use std::hint::black_box;
@@ -55,6 +60,9 @@ struct Sample {
     sources: Vec<Source>,
     aliases: BTreeMap<String, String>,
 }
+
+/// The demo answer and its sources, relative to the crate root.
+const ANSWER: (&str, &str) = ("examples/answer.md", "examples/sources.json");
 
 /// One benchmark input and the options citemark renders it with.
 struct Corpus {
@@ -235,6 +243,26 @@ fn pulldown_html(markdown: &str, options: CmarkOptions) -> String {
     html
 }
 
+/// [`ANSWER`] repeated until it is about `target` bytes long.
+fn answer_corpus(label: &str, target: usize) -> Corpus {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |path: &str| {
+        std::fs::read_to_string(root.join(path))
+            .unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
+    };
+    let answer = read(ANSWER.0);
+    let options = Options::default()
+        .with_sources_json(&read(ANSWER.1))
+        .unwrap_or_else(|e| panic!("{}: {e}", ANSWER.1));
+    let copies = target.div_ceil(answer.len() + 1).max(1);
+    let markdown = vec![answer.as_str(); copies].join("\n");
+    Corpus {
+        label: label.to_owned(),
+        markdown,
+        options,
+    }
+}
+
 fn bench_sizes(c: &mut Criterion, corpora: &[Corpus]) {
     let cmark = pulldown_options();
     for corpus in corpora {
@@ -250,9 +278,32 @@ fn bench_sizes(c: &mut Criterion, corpora: &[Corpus]) {
     }
 }
 
+/// The rejected design: trust the renderer's raw HTML, then clean the whole
+/// document with ammonia (allowing citemark's own classes and attributes).
+fn whole_document_sanitizer() -> ammonia::Builder<'static> {
+    let mut cleaner = ammonia::Builder::default();
+    cleaner
+        .add_tags(["button", "details", "summary", "mark", "abbr", "input"])
+        .add_generic_attributes([
+            "class",
+            "title",
+            "aria-label",
+            "aria-hidden",
+            "align",
+            "type",
+        ])
+        .add_generic_attribute_prefixes(["data-citation-"])
+        .add_tag_attributes("input", ["disabled", "checked"])
+        .link_rel(Some(citemark::DEFAULT_LINK_REL));
+    cleaner
+}
+
 fn bench_raw_html(c: &mut Criterion, corpus: &Corpus) {
     let sanitize = corpus.options.clone().with_raw_html(RawHtml::Sanitize);
     let escape = corpus.options.clone().with_raw_html(RawHtml::Escape);
+    let mut trusting = corpus.options.clone();
+    trusting.raw_html = RawHtml::DangerouslyPassThrough;
+    let cleaner = whole_document_sanitizer();
     let mut group = c.benchmark_group(format!("raw-html/{}", corpus.label));
     group.throughput(Throughput::Bytes(corpus.markdown.len() as u64));
     group.bench_function("sanitize", |b| {
@@ -260,6 +311,12 @@ fn bench_raw_html(c: &mut Criterion, corpus: &Corpus) {
     });
     group.bench_function("escape", |b| {
         b.iter(|| render(black_box(&corpus.markdown), &escape))
+    });
+    group.bench_function("whole-document ammonia", |b| {
+        b.iter(|| {
+            let html = render(black_box(&corpus.markdown), &trusting).html;
+            cleaner.clean(&html).to_string()
+        })
     });
     group.finish();
 }
@@ -270,7 +327,7 @@ fn describe(corpus: &Corpus) {
     let occurrences = &out.citations.occurrences;
     let resolved = occurrences.iter().filter(|o| o.resolved).count();
     println!(
-        "corpus {:>7}: {:>7} bytes of markdown, {:>4} citations ({} resolved), {} diagnostics",
+        "corpus {:>15}: {:>7} bytes of markdown, {:>4} citations ({} resolved), {} diagnostics",
         corpus.label,
         corpus.markdown.len(),
         occurrences.len(),
@@ -328,8 +385,8 @@ fn print_summary(corpora: &[Corpus]) {
          (citemark: default options + sources; pulldown-cmark: push_html, GFM options)"
     );
     println!(
-        "{:>8} {:>9} {:>15} {:>21} {:>21}",
-        "size", "bytes", "citemark MiB/s", "pulldown-cmark MiB/s", "time citemark/pulldown"
+        "{:>15} {:>9} {:>15} {:>21} {:>21}",
+        "corpus", "bytes", "citemark MiB/s", "pulldown-cmark MiB/s", "throughput ratio"
     );
     for corpus in corpora {
         let md = corpus.markdown.as_str();
@@ -344,12 +401,12 @@ fn print_summary(corpora: &[Corpus]) {
             },
         );
         println!(
-            "{:>8} {:>9} {:>15.1} {:>21.1} {:>20.2}×",
+            "{:>15} {:>9} {:>15.1} {:>21.1} {:>20.2}",
             corpus.label,
             md.len(),
             mib_per_s(md.len(), citemark),
             mib_per_s(md.len(), pulldown),
-            citemark / pulldown
+            pulldown / citemark
         );
     }
 }
@@ -367,7 +424,12 @@ fn main() {
     let all: Vec<&Sample> = samples.iter().collect();
     let corpora: Vec<Corpus> = SIZES
         .iter()
-        .map(|&(label, target)| corpus(label, &all, target))
+        .map(|&(size, target)| answer_corpus(&format!("answer-{size}"), target))
+        .chain(
+            SIZES
+                .iter()
+                .map(|&(size, target)| corpus(&format!("fixtures-{size}"), &all, target)),
+        )
         .collect();
     let html_heavy: Vec<&Sample> = samples
         .iter()

@@ -34,8 +34,16 @@ pub(crate) struct Autolink {
 }
 
 /// Cheap pre-check: `false` means `find_autolinks(text)` is certainly empty.
+///
+/// One vectorized pass for `@`, `:` and `.`, looking around each hit for
+/// `@`, `://` or `www.`.
 pub(crate) fn may_contain_autolink(text: &str) -> bool {
-    text.contains('@') || text.contains("://") || text.contains("www.")
+    let bytes = text.as_bytes();
+    memchr::memchr3_iter(b'@', b':', b'.', bytes).any(|at| match bytes[at] {
+        b'@' => true,
+        b':' => bytes.get(at + 1..at + 3) == Some(b"//"),
+        _ => at >= 3 && &bytes[at - 3..at] == b"www",
+    })
 }
 
 /// All extended autolinks in `text`, in order, non-overlapping.

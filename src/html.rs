@@ -10,12 +10,12 @@
 use std::collections::HashMap;
 
 use pulldown_cmark::{
-    Alignment, BlockQuoteKind, CodeBlockKind, CowStr, Event, LinkType, Tag, TagEnd,
+    Alignment, BlockQuoteKind, CodeBlockKind, CowStr, Event, HeadingLevel, LinkType, Tag, TagEnd,
 };
 use pulldown_cmark_escape::{escape_href, escape_html, escape_html_body_text};
 
 use crate::cite::index::CitationKind;
-use crate::cite::{CitationElement, Ev};
+use crate::cite::{CitationEvents, CitationView, Ev};
 use crate::options::{Mode, Options, RawHtml};
 use crate::parse::{is_inline_end, is_inline_tag};
 use crate::sanitize::{Sanitizer, Scope};
@@ -23,34 +23,22 @@ use crate::url;
 
 /// Writes `events` as HTML.
 pub(crate) fn write_html<'a>(
-    events: impl Iterator<Item = Ev<'a>>,
+    events: &mut impl CitationEvents<'a>,
     options: &Options,
     capacity: usize,
 ) -> String {
-    let mut writer = HtmlWriter {
-        options,
-        out: String::with_capacity(capacity),
-        end_newline: true,
-        block_depth: 0,
-        table_alignments: Vec::new(),
-        table_cell_index: 0,
-        in_table_head: false,
-        footnote_numbers: HashMap::new(),
-        links: Vec::new(),
-        images: Vec::new(),
-        citation: None,
-        scopes: Vec::new(),
-        sanitizer: None,
-    };
-    for event in events {
-        writer.event(event);
+    let mut writer = HtmlWriter::buffer_for(options, external_attributes(options));
+    writer.out.reserve(capacity);
+    while let Some(event) = events.next() {
+        writer.event(event, &*events);
     }
     writer.finish()
 }
 
 /// A citation element being written.
 struct OpenCitation {
-    element: Box<CitationElement>,
+    ordinal: u32,
+    kind: CitationKind,
     /// Icon mode: the content is not written.
     icon: bool,
     wrote_content: bool,
@@ -80,9 +68,85 @@ struct HtmlWriter<'o, 'a> {
     citation: Option<OpenCitation>,
     scopes: Vec<Scope>,
     sanitizer: Option<Sanitizer<'o>>,
+    /// ` rel="…" target="…"`, written on links to other origins.
+    external_attributes: String,
+    /// The link attributes of citations of each source (by position).
+    source_attributes: Vec<Option<String>>,
+}
+
+fn external_attributes(options: &Options) -> String {
+    let mut attributes = String::new();
+    for (name, value) in [("rel", &options.link_rel), ("target", &options.link_target)] {
+        if let Some(value) = value {
+            attributes.push(' ');
+            attributes.push_str(name);
+            attributes.push_str("=\"");
+            let _ = escape_html(&mut attributes, value);
+            attributes.push('"');
+        }
+    }
+    attributes
+}
+
+fn heading_open(level: HeadingLevel) -> &'static str {
+    match level {
+        HeadingLevel::H1 => "<h1",
+        HeadingLevel::H2 => "<h2",
+        HeadingLevel::H3 => "<h3",
+        HeadingLevel::H4 => "<h4",
+        HeadingLevel::H5 => "<h5",
+        HeadingLevel::H6 => "<h6",
+    }
+}
+
+fn heading_close(level: HeadingLevel) -> &'static str {
+    match level {
+        HeadingLevel::H1 => "</h1>\n",
+        HeadingLevel::H2 => "</h2>\n",
+        HeadingLevel::H3 => "</h3>\n",
+        HeadingLevel::H4 => "</h4>\n",
+        HeadingLevel::H5 => "</h5>\n",
+        HeadingLevel::H6 => "</h6>\n",
+    }
+}
+
+/// `n` in decimal, written into `buf` (no allocation on the hot path).
+fn decimal(mut n: u32, buf: &mut [u8; 10]) -> &str {
+    let mut start = buf.len();
+    loop {
+        start -= 1;
+        // `n % 10` is a digit: the cast cannot truncate.
+        buf[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    std::str::from_utf8(&buf[start..]).unwrap_or("0")
 }
 
 impl<'o, 'a> HtmlWriter<'o, 'a> {
+    /// A writer with empty output.
+    fn buffer_for(options: &'o Options, external_attributes: String) -> Self {
+        HtmlWriter {
+            options,
+            out: String::new(),
+            end_newline: true,
+            block_depth: 0,
+            table_alignments: Vec::new(),
+            table_cell_index: 0,
+            in_table_head: false,
+            footnote_numbers: HashMap::new(),
+            links: Vec::new(),
+            images: Vec::new(),
+            citation: None,
+            scopes: Vec::new(),
+            sanitizer: None,
+            external_attributes,
+            source_attributes: Vec::new(),
+        }
+    }
+
     fn finish(mut self) -> String {
         while !self.scopes.is_empty() {
             self.close_scope();
@@ -138,10 +202,22 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
 
     // ---- events ----------------------------------------------------------
 
-    fn event(&mut self, event: Ev<'a>) {
+    fn event<'e>(&mut self, event: Ev<'a>, citations: &impl CitationEvents<'e>) {
         match event {
-            Ev::Citation(element) => self.start_citation(element),
-            Ev::CitationEnd => self.end_citation(),
+            Ev::Citation(ordinal) => {
+                if let Some(view) = citations.citation(ordinal) {
+                    self.start_citation(&view);
+                }
+            }
+            Ev::CitationEnd => {
+                let label = self
+                    .citation
+                    .as_ref()
+                    .filter(|c| !c.icon && !c.wrote_content)
+                    .and_then(|c| citations.citation(c.ordinal))
+                    .map(|view| view.label);
+                self.end_citation(label);
+            }
             Ev::Md(event) => {
                 if let Some(citation) = &mut self.citation {
                     if citation.icon {
@@ -203,8 +279,11 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
             Event::FootnoteReference(name) => {
                 let number = self.footnote_number(name.clone());
                 self.write(r##"<sup class="footnote-reference"><a href="#"##);
+                self.write_escaped(&self.options.id_prefix, false);
                 self.write_escaped(&name, false);
-                self.write(&format!("\">{number}</a></sup>"));
+                self.write("\">");
+                self.write(&number.to_string());
+                self.write("</a></sup>");
             }
             Event::TaskListMarker(checked) => self.write(if checked {
                 "<input disabled=\"\" type=\"checkbox\" checked=\"\"/>\n"
@@ -235,7 +314,7 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
                 classes,
                 attrs,
             } => {
-                self.ensure_newline_before(&format!("<{level}"));
+                self.ensure_newline_before(heading_open(level));
                 if let Some(id) = id {
                     self.write(" id=\"");
                     self.write_escaped(&id, false);
@@ -292,7 +371,9 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
                     Some(BlockQuoteKind::Warning) => " class=\"markdown-alert-warning\"",
                     Some(BlockQuoteKind::Caution) => " class=\"markdown-alert-caution\"",
                 };
-                self.ensure_newline_before(&format!("<blockquote{class}>\n"));
+                self.ensure_newline_before("<blockquote");
+                self.write(class);
+                self.write(">\n");
             }
             Tag::CodeBlock(kind) => {
                 self.ensure_newline();
@@ -310,7 +391,9 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
             }
             Tag::List(Some(1)) => self.ensure_newline_before("<ol>\n"),
             Tag::List(Some(start)) => {
-                self.ensure_newline_before(&format!("<ol start=\"{start}\">\n"))
+                self.ensure_newline_before("<ol start=\"");
+                self.write(&start.to_string());
+                self.write("\">\n");
             }
             Tag::List(None) => self.ensure_newline_before("<ul>\n"),
             Tag::Item => self.ensure_newline_before("<li>"),
@@ -345,11 +428,12 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
             }
             Tag::FootnoteDefinition(name) => {
                 self.ensure_newline_before("<div class=\"footnote-definition\" id=\"");
+                self.write_escaped(&self.options.id_prefix, false);
                 self.write_escaped(&name, false);
                 let number = self.footnote_number(name);
-                self.write(&format!(
-                    "\"><sup class=\"footnote-definition-label\">{number}</sup>"
-                ));
+                self.write("\"><sup class=\"footnote-definition-label\">");
+                self.write(&number.to_string());
+                self.write("</sup>");
             }
             Tag::MetadataBlock(_) => {}
         }
@@ -359,7 +443,7 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
         match tag {
             TagEnd::HtmlBlock => self.end_html_block(),
             TagEnd::Paragraph => self.write("</p>\n"),
-            TagEnd::Heading(level) => self.write(&format!("</{level}>\n")),
+            TagEnd::Heading(level) => self.write(heading_close(level)),
             TagEnd::Table => self.write("</tbody></table>\n"),
             TagEnd::TableHead => {
                 self.write("</tr></thead><tbody>\n");
@@ -420,20 +504,12 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
 
     /// `rel` and `target` for a link leaving the page's origin.
     fn write_external_attributes(&mut self, href: &str) {
-        if !url::is_external(href) {
+        if self.external_attributes.is_empty() || !url::is_external(href) {
             return;
         }
-        let options = self.options;
-        if let Some(rel) = &options.link_rel {
-            self.write(" rel=\"");
-            self.write_escaped(rel, false);
-            self.write("\"");
-        }
-        if let Some(target) = &options.link_target {
-            self.write(" target=\"");
-            self.write_escaped(target, false);
-            self.write("\"");
-        }
+        let attributes = std::mem::take(&mut self.external_attributes);
+        self.write(&attributes);
+        self.external_attributes = attributes;
     }
 
     /// Inside an image: text goes into the `alt` attribute.
@@ -501,68 +577,91 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
 
     // ---- citations ---------------------------------------------------------
 
-    fn start_citation(&mut self, element: Box<CitationElement>) {
+    fn start_citation(&mut self, view: &CitationView<'_>) {
         let mode = self.options.mode;
         let icon = mode == Mode::Icon;
         let as_button = mode == Mode::Button || (icon && self.options.embedded);
-        if element.kind == CitationKind::Index && !icon {
+        if view.kind == CitationKind::Index && !icon {
             self.write("<sup>");
         }
-        let class = if element.resolved {
-            "citation"
+        self.write(if as_button {
+            "<button type=\"button\" class=\"citation"
         } else {
-            "citation citation-unresolved"
-        };
-        if as_button {
-            self.write(&format!("<button type=\"button\" class=\"{class}\""));
+            "<a class=\"citation"
+        });
+        self.write(if view.resolved {
+            "\""
         } else {
-            self.write(&format!("<a class=\"{class}\""));
-            if let Some(href) = &element.href {
-                self.write(" href=\"");
-                self.write_href(href);
-                self.write("\"");
+            " citation-unresolved\""
+        });
+        match view.shared_with_source {
+            // Every citation of a source links and titles alike: write those
+            // attributes once per source and reuse them.
+            Some(position) => {
+                if self.source_attributes.len() <= position {
+                    self.source_attributes.resize(position + 1, None);
+                }
+                let cached = self.source_attributes[position].take().unwrap_or_else(|| {
+                    let mut attributes =
+                        HtmlWriter::buffer_for(self.options, self.external_attributes.clone());
+                    attributes.link_attributes(view, as_button);
+                    attributes.out
+                });
+                self.write(&cached);
+                self.source_attributes[position] = Some(cached);
             }
-        }
-        self.write(" title=\"");
-        self.write_escaped(&element.title, false);
-        self.write("\"");
-        if !as_button {
-            if let Some(href) = &element.href {
-                self.write_external_attributes(href);
-            }
+            None => self.link_attributes(view, as_button),
         }
         self.write(" data-citation-key=\"");
-        self.write_escaped(&element.key, false);
-        self.write(&format!(
-            "\" data-citation-kind=\"{}\" data-citation-ordinal=\"{}\"",
-            element.kind.as_str(),
-            element.ordinal
-        ));
+        self.write_escaped(view.key, false);
+        self.write("\" data-citation-kind=\"");
+        self.write(view.kind.as_str());
+        self.write("\" data-citation-ordinal=\"");
+        self.write(decimal(view.ordinal, &mut [0; 10]));
         if icon {
-            self.write(" aria-label=\"");
-            self.write_escaped(&element.label, false);
+            self.write("\" aria-label=\"");
+            self.write_escaped(view.label, false);
             self.write("\"><span class=\"citation-icon\" aria-hidden=\"true\"></span>");
         } else {
-            self.write(">");
+            self.write("\">");
         }
         self.citation = Some(OpenCitation {
-            element,
+            ordinal: view.ordinal,
+            kind: view.kind,
             icon,
             wrote_content: false,
         });
     }
 
-    fn end_citation(&mut self) {
+    /// ` href="…" title="…" rel="…"` of a citation element.
+    fn link_attributes(&mut self, view: &CitationView<'_>, as_button: bool) {
+        let href = view.href.as_deref().filter(|_| !as_button);
+        if let Some(href) = href {
+            self.write(" href=\"");
+            self.write_href(href);
+            self.write("\"");
+        }
+        self.write(" title=\"");
+        self.write_escaped(view.title, false);
+        self.write("\"");
+        if let Some(href) = href {
+            self.write_external_attributes(href);
+        }
+    }
+
+    /// Closes the open citation; `empty_label` is its label when nothing
+    /// of it was written yet (a bare marker or an empty cite tag).
+    fn end_citation(&mut self, empty_label: Option<&str>) {
         let Some(citation) = self.citation.take() else {
             return;
         };
-        if !citation.icon && !citation.wrote_content {
-            self.write_escaped(&citation.element.label, true);
+        if let Some(label) = empty_label {
+            self.write_escaped(label, true);
         }
         let as_button =
             self.options.mode == Mode::Button || (citation.icon && self.options.embedded);
         self.write(if as_button { "</button>" } else { "</a>" });
-        if citation.element.kind == CitationKind::Index && !citation.icon {
+        if citation.kind == CitationKind::Index && !citation.icon {
             self.write("</sup>");
         }
     }
@@ -648,5 +747,97 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
         if html.is_empty() {
             self.end_newline = end_newline;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{render, Options, RawHtml};
+
+    fn html(md: &str, options: &Options) -> String {
+        render(md, options).html
+    }
+
+    #[test]
+    fn footnote_ids_carry_the_prefix() {
+        let out = html(
+            "a[^n]\n\n[^n]: note",
+            &Options::default().with_id_prefix("msg-7-"),
+        );
+        assert!(out.contains(r##"<a href="#msg-7-n">1</a>"##), "{out}");
+        assert!(
+            out.contains(r#"<div class="footnote-definition" id="msg-7-n">"#),
+            "{out}"
+        );
+        let default = html("a[^n]\n\n[^n]: note", &Options::default());
+        assert!(default.contains(r#"id="user-content-n""#), "{default}");
+    }
+
+    #[test]
+    fn rel_and_target_only_on_other_origins() {
+        let options = Options::default().with_link_target(Some("_blank".into()));
+        assert_eq!(
+            html("[a](https://x.example/) [b](/local) [c](#frag)", &options),
+            concat!(
+                r#"<p><a href="https://x.example/" rel="noopener noreferrer nofollow" target="_blank">a</a> "#,
+                r##"<a href="/local">b</a> <a href="#frag">c</a></p>"##,
+                "\n"
+            )
+        );
+    }
+
+    #[test]
+    fn refused_images_become_their_alt_text() {
+        assert_eq!(
+            html(
+                "![a *b*](javascript:x) ![ok](/i.png \"t\")",
+                &Options::default()
+            ),
+            "<p>a <em>b</em> <img src=\"/i.png\" alt=\"ok\" title=\"t\" /></p>\n"
+        );
+    }
+
+    #[test]
+    fn tables_align_without_style_attributes() {
+        let out = html("| a | b |\n|:-:|--:|\n| 1 | 2 |", &Options::default());
+        assert!(
+            out.contains(r#"<th align="center">a</th><th align="right">b</th>"#),
+            "{out}"
+        );
+        assert!(!out.contains("style"), "{out}");
+    }
+
+    #[test]
+    fn escaped_html_blocks_read_as_paragraphs() {
+        let options = Options::default().with_raw_html(RawHtml::Escape);
+        assert_eq!(
+            html("<div>\nx\n</div>", &options),
+            "<p>&lt;div&gt;\nx\n&lt;/div&gt;</p>\n"
+        );
+    }
+
+    #[test]
+    fn details_wrapping_markdown_is_sanitized_as_one_fragment() {
+        let md = "<details onclick=\"x\">\n<summary>More</summary>\n\n- **a** [1]\n\n</details>\n\nafter";
+        let out = html(md, &Options::default());
+        assert!(
+            out.starts_with(
+                "<details>\n<summary>More</summary>\n<ul>\n<li><strong>a</strong> <sup>"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.ends_with("</details>\n<p>after</p>\n")
+                || out.ends_with("</details><p>after</p>\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn unclosed_raw_tags_end_with_their_paragraph() {
+        assert_eq!(
+            html("a <b>bold\n\nnext", &Options::default()),
+            "<p>a <b>bold</b></p>\n<p>next</p>\n"
+        );
     }
 }

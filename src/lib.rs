@@ -51,6 +51,8 @@ pub use cite::index::{
 };
 pub use cite::shortlink::{ShortLinkMatch, ShortLinkPattern};
 pub use error::Error;
-pub use options::{Mode, Options, RawHtml, Syntaxes, UrlPolicy, DEFAULT_LINK_REL};
+pub use options::{
+    Mode, Options, RawHtml, Syntaxes, UrlPolicy, DEFAULT_ID_PREFIX, DEFAULT_LINK_REL,
+};
 pub use render::{render, Rendered};
 pub use source::Source;

@@ -201,12 +201,23 @@ pub struct Options {
     /// # Defaults
     /// `Some("noopener noreferrer nofollow")`.
     pub link_rel: Option<String>,
+    /// Prefix of every `id` citemark writes (footnote definitions) and of
+    /// the `#` links to them. It keeps ids from clobbering page globals
+    /// (`window.scope`) and, made unique per message (`"msg-42-"`), keeps
+    /// the footnotes of several answers on one page apart.
+    ///
+    /// # Defaults
+    /// `"user-content-"`, as GitHub does.
+    pub id_prefix: String,
     /// `target` written on links to absolute URLs (e.g. `"_blank"`).
     ///
     /// # Defaults
     /// `None`.
     pub link_target: Option<String>,
 }
+
+/// The prefix citemark gives the ids it writes, by default.
+pub const DEFAULT_ID_PREFIX: &str = "user-content-";
 
 /// The `rel` citemark writes on external links by default.
 pub const DEFAULT_LINK_REL: &str = "noopener noreferrer nofollow";
@@ -224,6 +235,7 @@ impl Default for Options {
             short_link_patterns: vec![ShortLinkPattern::default_pattern()],
             autolinks: true,
             link_rel: Some(DEFAULT_LINK_REL.to_owned()),
+            id_prefix: DEFAULT_ID_PREFIX.to_owned(),
             link_target: None,
         }
     }
@@ -232,10 +244,11 @@ impl Default for Options {
 impl Options {
     /// Options for a plain CommonMark + GFM renderer that trusts its input:
     /// no citation syntaxes, no extended autolinks, raw HTML and every URL
-    /// passed through, no `rel`. **Unsafe**; this is what the spec
-    /// conformance tests run with.
+    /// passed through, no `rel`, no id prefix. **Unsafe**; this is what the
+    /// spec conformance tests run with.
     pub fn dangerous_commonmark() -> Self {
         Options {
+            id_prefix: String::new(),
             raw_html: RawHtml::DangerouslyPassThrough,
             urls: UrlPolicy::DangerouslyAllowAny,
             syntaxes: Syntaxes::none(),
@@ -343,6 +356,12 @@ impl Options {
     /// Sets [`Options::link_rel`].
     pub fn with_link_rel(mut self, rel: Option<String>) -> Self {
         self.link_rel = rel;
+        self
+    }
+
+    /// Sets [`Options::id_prefix`].
+    pub fn with_id_prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.id_prefix = prefix.into();
         self
     }
 

@@ -40,7 +40,8 @@ pub struct Rendered {
 /// ```
 pub fn render(markdown: &str, options: &Options) -> Rendered {
     let mut citations = Citations::new(markdown, parse(markdown), options);
-    let html = write_html(&mut citations, options, markdown.len() + markdown.len() / 2);
+    // Citation elements make HTML about twice the markdown's size.
+    let html = write_html(&mut citations, options, markdown.len() * 2);
     Rendered {
         html,
         citations: citations.finish(),

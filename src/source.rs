@@ -90,7 +90,9 @@ impl Source {
 pub(crate) struct SourceTable<'o> {
     pub(crate) sources: Option<&'o [Source]>,
     by_id: HashMap<&'o str, usize>,
-    by_index: HashMap<u32, usize>,
+    /// (number, position), sorted by number: markers look up here a lot,
+    /// and a binary search over a few numbers beats hashing.
+    by_index: Vec<(u32, usize)>,
     aliases: &'o BTreeMap<String, String>,
 }
 
@@ -103,7 +105,7 @@ impl<'o> SourceTable<'o> {
         aliases: &'o BTreeMap<String, String>,
     ) -> Self {
         let mut by_id = HashMap::new();
-        let mut by_index = HashMap::new();
+        let mut by_index = Vec::new();
         for (position, source) in sources.unwrap_or_default().iter().enumerate() {
             if let Some(id) = &source.id {
                 by_id.entry(id.as_str()).or_insert(position);
@@ -111,8 +113,11 @@ impl<'o> SourceTable<'o> {
             let number = source
                 .index
                 .unwrap_or_else(|| u32::try_from(position + 1).unwrap_or(u32::MAX));
-            by_index.entry(number).or_insert(position);
+            by_index.push((number, position));
         }
+        // Stable: for a number given twice, the first source keeps it.
+        by_index.sort_by_key(|&(number, _)| number);
+        by_index.dedup_by_key(|&mut (number, _)| number);
         SourceTable {
             sources,
             by_id,
@@ -145,7 +150,11 @@ impl<'o> SourceTable<'o> {
 
     /// The position of the source with this number, if any.
     pub(crate) fn by_index(&self, number: u32) -> Option<usize> {
-        self.by_index.get(&number).copied()
+        let at = self
+            .by_index
+            .binary_search_by_key(&number, |&(n, _)| n)
+            .ok()?;
+        Some(self.by_index[at].1)
     }
 
     pub(crate) fn get(&self, position: usize) -> Option<&'o Source> {

@@ -6,28 +6,45 @@
 //! newlines removed anywhere. So `&#106;avascript:`, ` java\tscript:` and
 //! `\x01JaVaScRiPt:` are all seen as `javascript:` and refused.
 
+use std::borrow::Cow;
+
 use crate::options::UrlPolicy;
 
 /// The schemes [`UrlPolicy::Safe`] allows.
 const SAFE_SCHEMES: [&str; 3] = ["http", "https", "mailto"];
 
-/// The scheme of `url` as a browser would parse it, lowercased; `None` for
-/// relative and fragment URLs.
-fn scheme(url: &str) -> Option<String> {
-    let trimmed = url.trim_matches(|c: char| c <= ' ');
-    let mut scheme = String::new();
-    for c in trimmed.chars() {
-        match c {
-            '\t' | '\n' | '\r' => {}
-            ':' => return (!scheme.is_empty()).then_some(scheme),
-            c if c.is_ascii_alphabetic() => scheme.push(c.to_ascii_lowercase()),
-            c if !scheme.is_empty() && (c.is_ascii_digit() || matches!(c, '+' | '-' | '.')) => {
-                scheme.push(c)
-            }
-            _ => return None,
-        }
+/// The scheme of `url` as a browser would parse it (still in its written
+/// case); `None` for relative and fragment URLs. Allocates only for the
+/// rare URL with a tab or newline inside its scheme.
+fn scheme(url: &str) -> Option<Cow<'_, str>> {
+    let bytes = url.as_bytes();
+    let start = bytes.iter().position(|&b| b > b' ')?;
+    let colon = start
+        + bytes[start..]
+            .iter()
+            .position(|b| matches!(b, b':' | b'/' | b'?' | b'#'))?;
+    if bytes[colon] != b':' {
+        return None;
     }
-    None
+    let written = &url[start..colon];
+    let scheme: Cow<'_, str> = if written.contains(['\t', '\n', '\r']) {
+        Cow::Owned(
+            written
+                .chars()
+                .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+                .collect(),
+        )
+    } else {
+        Cow::Borrowed(written)
+    };
+    let mut chars = scheme.bytes();
+    let valid = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'));
+    valid.then_some(scheme)
+}
+
+fn scheme_is(scheme: &str, names: &[&str]) -> bool {
+    names.iter().any(|name| scheme.eq_ignore_ascii_case(name))
 }
 
 /// Whether `url` may be written into an `href` or `src` under `policy`.
@@ -37,13 +54,13 @@ fn scheme(url: &str) -> Option<String> {
 pub(crate) fn is_allowed(url: &str, policy: UrlPolicy) -> bool {
     match policy {
         UrlPolicy::DangerouslyAllowAny => true,
-        UrlPolicy::Safe => scheme(url).is_none_or(|s| SAFE_SCHEMES.contains(&s.as_str())),
+        UrlPolicy::Safe => scheme(url).is_none_or(|s| scheme_is(&s, &SAFE_SCHEMES)),
     }
 }
 
 /// Whether `url` leaves the page's origin (gets `rel`/`target`).
 pub(crate) fn is_external(url: &str) -> bool {
-    url.starts_with("//") || matches!(scheme(url).as_deref(), Some("http" | "https"))
+    url.starts_with("//") || scheme(url).is_some_and(|s| scheme_is(&s, &["http", "https"]))
 }
 
 #[cfg(test)]

@@ -72,6 +72,37 @@ fn pathological_inputs_finish() {
     );
 }
 
+/// citemark's own worst cases: citation syntax and raw HTML repeated in one
+/// paragraph or document, each of which once took quadratic time.
+#[test]
+fn citation_stress_inputs_finish() {
+    let cases: [(&str, &str); 8] = [
+        ("markers in one paragraph", "[1][2] "),
+        ("marker groups and ranges", "[1, 2-4] [3#p=1] "),
+        ("unclosed cite tags", "<cite id=\"a\">x "),
+        ("cite tags", "<cite id=\"a\">x</cite> "),
+        (
+            "link citations in parentheses",
+            "([a](https://h/-/ai/conversations/c/call/a)",
+        ),
+        ("unbalanced raw HTML blocks", "<div>\n\n"),
+        ("details around lists", "<details>\n\n- a [1]\n\n"),
+        ("bare URLs with parentheses", "www.a.b/(((( "),
+    ];
+    let mut failures = Vec::new();
+    for (name, unit) in cases {
+        let input = unit.repeat(20_000);
+        match render_guarded(input) {
+            Ok(html) if !html.trim().is_empty() => {
+                println!("ok    {name}: {} bytes out", html.len())
+            }
+            Ok(_) => failures.push(format!("{name}: empty output")),
+            Err(problem) => failures.push(format!("{name}: {problem}")),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 fn run_case(case: &Value) -> Result<(), String> {
     let name = corpora::str_field(case, "name");
     let input = build_input(&case["input"])?;

@@ -79,7 +79,8 @@ pub struct Occurrence {
     pub number: Option<u32>,
     /// Where it was written in the input.
     pub range: Span,
-    /// The URL written in the markdown, for link syntaxes.
+    /// The link's URL, for link syntaxes (for a query link with stray
+    /// characters after its JSON, the URL with them removed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// The `#…` part of an Open WebUI marker such as `[1#page=3]`.
@@ -207,6 +208,18 @@ impl IndexBuilder {
         });
         self.cited[slot].1 += 1;
         u32::try_from(slot + 1).unwrap_or(u32::MAX)
+    }
+
+    /// The occurrence with this ordinal.
+    pub(crate) fn occurrence(&self, ordinal: u32) -> Option<&Occurrence> {
+        self.occurrences
+            .get(usize::try_from(ordinal).ok()?.checked_sub(1)?)
+    }
+
+    /// The supplied-source position of the cited source with this number.
+    pub(crate) fn source_position(&self, number: u32) -> Option<usize> {
+        let slot = usize::try_from(number).ok()?.checked_sub(1)?;
+        self.cited.get(slot).map(|&(position, _)| position)
     }
 
     pub(crate) fn push(&mut self, occurrence: Occurrence) {

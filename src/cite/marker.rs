@@ -41,6 +41,23 @@ pub(crate) fn find_markers(text: &str) -> Vec<Marker> {
     markers
 }
 
+/// The marker groups of `text` when it is nothing but marker groups (and
+/// spaces), like `[1][2]`; otherwise none.
+pub(crate) fn only_markers(text: &str) -> Vec<Marker> {
+    let markers = find_markers(text);
+    let mut end = 0;
+    for marker in &markers {
+        if !text[end..marker.range.start].trim().is_empty() {
+            return Vec::new();
+        }
+        end = marker.range.end;
+    }
+    if end == 0 || !text[end..].trim().is_empty() {
+        return Vec::new();
+    }
+    markers
+}
+
 /// Parses the marker group opening at `text[start] == '['`.
 fn parse_marker(text: &str, start: usize) -> Option<Marker> {
     let mut cursor = Cursor {
@@ -176,6 +193,15 @@ mod tests {
         ] {
             assert_eq!(numbers(text), Vec::<Vec<u32>>::new(), "{text}");
         }
+    }
+
+    #[test]
+    fn text_of_only_markers() {
+        assert_eq!(only_markers("[1]").len(), 1);
+        assert_eq!(only_markers(" [1][2] [3, 4] ").len(), 3);
+        assert!(only_markers("[1] note").is_empty());
+        assert!(only_markers("").is_empty());
+        assert!(only_markers("[a]").is_empty());
     }
 
     #[test]

@@ -9,181 +9,45 @@
 //! largest paragraph, not the document.
 //!
 //! Each syntax has its own recognizer module; this one decides where each
-//! may apply (never in code, link text, image alt text or raw HTML) and
-//! resolves what they find against the host's sources.
+//! may apply (never in code, link text, image alt text or raw HTML), and
+//! `resolve` matches what they find to the host's sources.
 
 pub(crate) mod index;
 mod marker;
 mod query;
+mod resolve;
 pub(crate) mod shortlink;
 mod tag;
+mod text;
 
 use std::collections::{BTreeMap, VecDeque};
 use std::ops::Range;
 
 use pulldown_cmark::{CowStr, Event, LinkType, Tag, TagEnd};
 
-use crate::autolink::{find_autolinks, may_contain_autolink};
+use crate::autolink::{find_autolinks, may_contain_autolink, Autolink};
 use crate::options::{Options, Syntaxes};
 use crate::parse::is_inline;
-use crate::source::SourceTable;
-use crate::url;
-use index::{CitationIndex, CitationKind, DiagnosticKind, IndexBuilder, Occurrence};
-use query::{parse_query_link, QueryLink};
+use index::{CitationIndex, CitationKind, DiagnosticKind};
+pub(crate) use resolve::CitationView;
+use resolve::{Found, Resolver};
 use tag::{parse_cite_tag, CiteTag};
+use text::{slice, TextRun};
 
-/// A citation-aware event: a markdown event, or a citation element whose
-/// content (the label's events) follows until [`Ev::CitationEnd`].
+/// A citation-aware event: a markdown event, or the start of the citation
+/// element with this ordinal, whose content (the label's events) follows
+/// until [`Ev::CitationEnd`].
 #[derive(Debug)]
 pub(crate) enum Ev<'a> {
     Md(Event<'a>),
-    Citation(Box<CitationElement>),
+    Citation(u32),
     CitationEnd,
 }
 
-/// What the HTML writer needs to write one citation element.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct CitationElement {
-    pub(crate) ordinal: u32,
-    pub(crate) kind: CitationKind,
-    pub(crate) key: String,
-    pub(crate) label: String,
-    pub(crate) resolved: bool,
-    /// Already checked against the URL policy.
-    pub(crate) href: Option<String>,
-    pub(crate) title: String,
-}
-
-/// A recognized citation before it is resolved against the sources.
-struct Found {
-    kind: CitationKind,
-    key: String,
-    label: String,
-    range: Range<usize>,
-    url: Option<String>,
-    fragment: Option<String>,
-    captures: BTreeMap<String, String>,
-    query: Option<serde_json::Value>,
-}
-
-impl Found {
-    fn new(kind: CitationKind, key: String, label: String, range: Range<usize>) -> Self {
-        Found {
-            kind,
-            key,
-            label,
-            range,
-            url: None,
-            fragment: None,
-            captures: BTreeMap::new(),
-            query: None,
-        }
-    }
-}
-
-/// Resolves found citations and records them in the index.
-struct Resolver<'o> {
-    options: &'o Options,
-    table: SourceTable<'o>,
-    index: IndexBuilder,
-}
-
-impl Resolver<'_> {
-    fn resolve(&mut self, found: Found) -> CitationElement {
-        let (key, original_key) = match found.kind {
-            CitationKind::Cite | CitationKind::Shortlink => {
-                let key = self.table.unalias(&found.key).to_owned();
-                let original = (key != found.key).then(|| found.key.clone());
-                (key, original)
-            }
-            CitationKind::Index | CitationKind::Query => (found.key.clone(), None),
-        };
-        let position = match found.kind {
-            CitationKind::Index => key.parse().ok().and_then(|n| self.table.by_index(n)),
-            _ => self.table.by_id(&key),
-        };
-        let source = position.and_then(|p| self.table.get(p));
-        let number = position.map(|p| self.index.cite_source(p));
-        let policy = self.options.urls;
-        let href = source
-            .and_then(|s| s.href.clone())
-            .filter(|h| url::is_allowed(h, policy))
-            .or_else(|| found.url.clone().filter(|u| url::is_allowed(u, policy)));
-        let label = if found.label.trim().is_empty() {
-            source
-                .and_then(|s| s.title.clone())
-                .unwrap_or_else(|| key.clone())
-        } else {
-            found.label
-        };
-        let title = source
-            .and_then(|s| s.title.clone())
-            .unwrap_or_else(|| label.clone());
-        // A query link carries what it cites in its own URL.
-        let resolved = source.is_some() || found.kind == CitationKind::Query;
-        let ordinal = self.index.next_ordinal();
-        self.index.push(Occurrence {
-            ordinal,
-            kind: found.kind,
-            key: key.clone(),
-            original_key,
-            label: label.clone(),
-            resolved,
-            number,
-            range: found.range.into(),
-            url: found.url,
-            fragment: found.fragment,
-            conversation: found.captures.get("conversation").cloned(),
-            captures: found.captures,
-            query: found.query,
-        });
-        CitationElement {
-            ordinal,
-            kind: found.kind,
-            key,
-            label,
-            resolved,
-            href,
-            title,
-        }
-    }
-
-    /// What a link URL cites, if anything (a malformed query link cites
-    /// nothing and is reported).
-    fn classify_url(&mut self, url: &str, range: &Range<usize>) -> Option<Found> {
-        let syntaxes = self.options.syntaxes;
-        if syntaxes.short_links {
-            for pattern in &self.options.short_link_patterns {
-                if let Some(m) = pattern.match_url(url) {
-                    let mut found =
-                        Found::new(CitationKind::Shortlink, m.key, String::new(), range.clone());
-                    found.captures = m.captures;
-                    found.url = Some(url.to_owned());
-                    return Some(found);
-                }
-            }
-        }
-        if syntaxes.query_links {
-            match parse_query_link(url)? {
-                QueryLink::Query(query) => {
-                    let mut found = Found::new(
-                        CitationKind::Query,
-                        query.to_string(),
-                        String::new(),
-                        range.clone(),
-                    );
-                    found.url = Some(url.to_owned());
-                    found.query = Some(query);
-                    return Some(found);
-                }
-                QueryLink::Malformed => {
-                    self.index
-                        .diagnose(DiagnosticKind::MalformedQuery, range.clone(), None);
-                }
-            }
-        }
-        None
-    }
+/// A stream of citation-aware events that can describe its citations.
+pub(crate) trait CitationEvents<'a>: Iterator<Item = Ev<'a>> {
+    /// The citation with this ordinal, once its [`Ev::Citation`] was given.
+    fn citation(&self, ordinal: u32) -> Option<CitationView<'_>>;
 }
 
 /// The adaptor: pulldown-cmark events with ranges in, [`Ev`]s out.
@@ -191,9 +55,13 @@ pub(crate) struct Citations<'a, 'o, I> {
     markdown: &'a str,
     events: I,
     resolver: Resolver<'o>,
+    /// The inline run being gathered (its buffer is reused).
     run: Vec<(Event<'a>, Range<usize>)>,
+    text: TextRun<'a>,
     out: VecDeque<Ev<'a>>,
-    in_code_block: bool,
+    /// The current block's inline events pass through untouched (code, or
+    /// prose with nothing citation-like in it).
+    plain_block: bool,
 }
 
 impl<'a, 'o, I> Citations<'a, 'o, I>
@@ -204,14 +72,11 @@ where
         Citations {
             markdown,
             events,
-            resolver: Resolver {
-                options,
-                table: SourceTable::new(options.sources.as_deref(), &options.aliases),
-                index: IndexBuilder::new(),
-            },
+            resolver: Resolver::new(options),
             run: Vec::new(),
+            text: TextRun::default(),
             out: VecDeque::new(),
-            in_code_block: false,
+            plain_block: false,
         }
     }
 
@@ -221,44 +86,78 @@ where
         self.resolver.index.finish(&self.resolver.table)
     }
 
-    /// Pulls events until some output is ready (or the input ends).
-    fn fill(&mut self) {
-        while self.out.is_empty() {
+    /// The next event: queued output first, else pulled from the parser.
+    /// Events that need no looking at skip the queue.
+    fn next_event(&mut self) -> Option<Ev<'a>> {
+        loop {
+            if let Some(ready) = self.out.pop_front() {
+                return Some(ready);
+            }
             let Some((event, range)) = self.events.next() else {
                 self.flush_run();
-                return;
+                return self.out.pop_front();
             };
-            match &event {
-                Event::Start(Tag::CodeBlock(_)) => self.in_code_block = true,
-                Event::End(TagEnd::CodeBlock) => self.in_code_block = false,
-                _ => {}
-            }
-            if is_inline(&event) && !self.in_code_block {
+            if is_inline(&event) {
+                if self.plain_block {
+                    return Some(Ev::Md(event));
+                }
                 self.run.push((event, range));
-            } else {
-                self.flush_run();
-                self.out.push_back(Ev::Md(event));
+                continue;
             }
+            // A block's source decides whether its inline content needs
+            // looking at; the decision holds until the next block event.
+            self.plain_block = match &event {
+                Event::Start(Tag::CodeBlock(_)) => true,
+                // Only leaf blocks are scanned: their range is their inline
+                // content. (A list item's range holds its nested lists, and
+                // scanning those again at every depth would be quadratic.)
+                Event::Start(
+                    Tag::Paragraph
+                    | Tag::Heading { .. }
+                    | Tag::TableCell
+                    | Tag::DefinitionListTitle,
+                ) => !self.may_hold_citations(&range),
+                _ => false,
+            };
+            if self.run.is_empty() {
+                return Some(Ev::Md(event));
+            }
+            self.flush_run();
+            self.out.push_back(Ev::Md(event));
         }
+    }
+
+    /// Whether `markdown[range]` could hold anything this adaptor changes:
+    /// a `[`, a `<`, or the start of a bare URL. Most prose cannot, and its
+    /// events then pass through without buffering.
+    fn may_hold_citations(&self, range: &Range<usize>) -> bool {
+        let options = self.resolver.options;
+        if options.syntaxes == Syntaxes::none() && !options.autolinks {
+            return false;
+        }
+        let source = self.markdown.get(range.clone()).unwrap_or(self.markdown);
+        memchr::memchr3(b'[', b'<', b'@', source.as_bytes()).is_some()
+            || may_contain_autolink(source)
     }
 
     fn flush_run(&mut self) {
         if self.run.is_empty() {
             return;
         }
-        let run = std::mem::take(&mut self.run);
         let mut processor = RunProcessor {
             markdown: self.markdown,
             resolver: &mut self.resolver,
             out: &mut self.out,
-            text: TextRun::default(),
+            text: &mut self.text,
             link_depth: 0,
             suppressed_links: 0,
             citation_end: None,
             paren_opened: false,
             strip_close_paren: false,
+            skip_until: None,
         };
-        processor.process(run);
+        processor.process(&mut self.run);
+        self.run.clear();
     }
 }
 
@@ -269,86 +168,16 @@ where
     type Item = Ev<'a>;
 
     fn next(&mut self) -> Option<Ev<'a>> {
-        self.fill();
-        self.out.pop_front()
+        self.next_event()
     }
 }
 
-/// Consecutive text events, merged, remembering where each piece came from.
-#[derive(Default)]
-struct TextRun<'a> {
-    pieces: Vec<(CowStr<'a>, Range<usize>)>,
-}
-
-/// The merged text of a run and a map back to source offsets.
-struct MergedText<'a> {
-    text: CowStr<'a>,
-    /// (offset in `text`, source range, piece copied verbatim from source)
-    segments: Vec<(usize, Range<usize>, bool)>,
-}
-
-impl<'a> TextRun<'a> {
-    fn take(&mut self, markdown: &str) -> Option<MergedText<'a>> {
-        if self.pieces.is_empty() {
-            return None;
-        }
-        let mut segments = Vec::with_capacity(self.pieces.len());
-        let mut offset = 0;
-        for (piece, range) in &self.pieces {
-            let verbatim = markdown.get(range.clone()) == Some(piece.as_ref());
-            segments.push((offset, range.clone(), verbatim));
-            offset += piece.len();
-        }
-        let text = if self.pieces.len() == 1 {
-            self.pieces.pop().map(|(t, _)| t)?
-        } else {
-            let mut joined = String::with_capacity(offset);
-            for (piece, _) in self.pieces.drain(..) {
-                joined.push_str(&piece);
-            }
-            CowStr::from(joined)
-        };
-        Some(MergedText { text, segments })
-    }
-}
-
-impl MergedText<'_> {
-    /// The source range of `text[range]`, and whether all of it was written
-    /// verbatim (no escapes or entities in it).
-    fn source_range(&self, range: &Range<usize>) -> (Range<usize>, bool) {
-        // Segments are sorted by offset: start at the one holding range.start
-        // (a binary search keeps marker-dense paragraphs linear).
-        let first = self
-            .segments
-            .partition_point(|s| s.0 <= range.start)
-            .saturating_sub(1);
-        let mut verbatim = true;
-        let mut start = None;
-        let mut end = 0;
-        for (i, (offset, src, is_verbatim)) in self.segments.iter().enumerate().skip(first) {
-            if *offset >= range.end && start.is_some() {
-                break;
-            }
-            let piece_end = self.segments.get(i + 1).map_or(self.text.len(), |s| s.0);
-            if piece_end <= range.start {
-                continue;
-            }
-            verbatim &= *is_verbatim;
-            let map = |at: usize| {
-                if *is_verbatim {
-                    src.start + (at - offset)
-                } else {
-                    src.start
-                }
-            };
-            start.get_or_insert_with(|| map(range.start.max(*offset)));
-            end = if *is_verbatim {
-                map(range.end.min(piece_end))
-            } else {
-                src.end
-            };
-        }
-        (start.unwrap_or(0)..end, verbatim)
+impl<'a, I> CitationEvents<'a> for Citations<'a, '_, I>
+where
+    I: Iterator<Item = (Event<'a>, Range<usize>)>,
+{
+    fn citation(&self, ordinal: u32) -> Option<CitationView<'_>> {
+        self.resolver.view(ordinal)
     }
 }
 
@@ -372,11 +201,12 @@ impl TextItem {
     }
 }
 
-/// What the cite-tag pass decided for one `InlineHtml` event.
+/// What the pre-pass decided for one `InlineHtml` event.
 enum TagAction {
     /// Opens a citation closed by the event at `close`.
     Open { id: String, close: usize },
-    /// A cite tag that is dropped (its content stays as plain text).
+    /// A tag that is dropped (a cite tag whose content stays as plain text,
+    /// or a `<sup>` around markers, which get their own).
     Drop,
 }
 
@@ -384,17 +214,26 @@ struct RunProcessor<'r, 'a, 'o> {
     markdown: &'a str,
     resolver: &'r mut Resolver<'o>,
     out: &'r mut VecDeque<Ev<'a>>,
-    text: TextRun<'a>,
+    text: &'r mut TextRun<'a>,
     /// Inside a link or image: no citations there.
     link_depth: usize,
     /// Links inside a citation label, written as their text.
     suppressed_links: usize,
     /// The run index of the event that ends the open citation.
     citation_end: Option<usize>,
-    /// A `(` before the open citation link was removed.
+    /// A `(` before the open citation link was removed...
     paren_opened: bool,
     /// ... so the `)` right after the link goes too.
     strip_close_paren: bool,
+    /// Content events before this index are not written (a link citation
+    /// whose visible text was its URL).
+    skip_until: Option<usize>,
+}
+
+/// Takes the event at `i` out of the run, leaving a cheap stand-in; later
+/// events stay readable for label lookahead.
+fn take_event<'a>(run: &mut [(Event<'a>, Range<usize>)], i: usize) -> Event<'a> {
+    std::mem::replace(&mut run[i].0, Event::SoftBreak)
 }
 
 impl<'a> RunProcessor<'_, 'a, '_> {
@@ -402,18 +241,10 @@ impl<'a> RunProcessor<'_, 'a, '_> {
         self.resolver.options.syntaxes
     }
 
-    fn process(&mut self, run: Vec<(Event<'a>, Range<usize>)>) {
-        let tag_actions = if self.syntaxes().cite_tags {
-            self.pair_cite_tags(&run)
-        } else {
-            BTreeMap::new()
-        };
-        // Taken one by one, so a label can still read the events after it.
-        let mut run: Vec<Option<(Event<'a>, Range<usize>)>> = run.into_iter().map(Some).collect();
+    fn process(&mut self, run: &mut [(Event<'a>, Range<usize>)]) {
+        let tag_actions = self.pre_pass(run);
         for i in 0..run.len() {
-            let Some((event, range)) = run[i].take() else {
-                continue;
-            };
+            let range = run[i].1.clone();
             if self.citation_end == Some(i) {
                 self.flush_text();
                 self.citation_end = None;
@@ -421,8 +252,12 @@ impl<'a> RunProcessor<'_, 'a, '_> {
                 self.strip_close_paren = std::mem::take(&mut self.paren_opened);
                 continue;
             }
+            if self.skip_until.is_some_and(|end| i < end) {
+                continue;
+            }
+            let event = take_event(run, i);
             if let Event::Text(text) = event {
-                self.text.pieces.push((text, range));
+                self.text.push(text, range);
                 continue;
             }
             self.flush_text();
@@ -433,14 +268,11 @@ impl<'a> RunProcessor<'_, 'a, '_> {
                 (Event::InlineHtml(_), Some(TagAction::Drop)) => {}
                 (Event::InlineHtml(_), Some(TagAction::Open { id, close })) => {
                     let close = *close;
-                    let end = run
-                        .get(close)
-                        .and_then(|e| e.as_ref())
-                        .map_or(range.end, |(_, r)| r.end);
+                    let end = run.get(close).map_or(range.end, |(_, r)| r.end);
                     let label = plain_text(&run[i + 1..close.max(i + 1)]);
                     let found = Found::new(CitationKind::Cite, id.clone(), label, range.start..end);
-                    let element = self.resolver.resolve(found);
-                    self.out.push_back(Ev::Citation(Box::new(element)));
+                    let ordinal = self.resolver.resolve(found);
+                    self.out.push_back(Ev::Citation(ordinal));
                     if close == i {
                         self.out.push_back(Ev::CitationEnd);
                     } else {
@@ -453,10 +285,29 @@ impl<'a> RunProcessor<'_, 'a, '_> {
                         self.suppressed_links += 1;
                         continue;
                     }
-                    if let (0, Tag::Link { dest_url, .. }) = (self.link_depth, &link) {
+                    if let (
+                        0,
+                        Tag::Link {
+                            link_type,
+                            dest_url,
+                            ..
+                        },
+                    ) = (self.link_depth, &link)
+                    {
                         if let Some(mut found) = self.resolver.classify_url(dest_url, &range) {
-                            let close = matching_end(&run, i);
-                            found.label = plain_text(&run[i + 1..close]);
+                            let close = matching_end(run, i);
+                            let label = plain_text(&run[i + 1..close]);
+                            // `<url>` and `[url](url)` show the URL: show the
+                            // source's title instead (the writer's fallback
+                            // for a citation with no content).
+                            if *link_type == LinkType::Autolink || label == **dest_url {
+                                run[i + 1..close]
+                                    .iter_mut()
+                                    .for_each(|(e, _)| *e = Event::SoftBreak);
+                                self.skip_until = Some(close);
+                            } else {
+                                found.label = label;
+                            }
                             self.open_link_citation(found, close);
                             continue;
                         }
@@ -491,8 +342,8 @@ impl<'a> RunProcessor<'_, 'a, '_> {
     /// Starts a citation made from a markdown link whose end is at `close`.
     fn open_link_citation(&mut self, found: Found, close: usize) {
         self.paren_opened = self.syntaxes().recovery && self.strip_open_paren();
-        let element = self.resolver.resolve(found);
-        self.out.push_back(Ev::Citation(Box::new(element)));
+        let ordinal = self.resolver.resolve(found);
+        self.out.push_back(Ev::Citation(ordinal));
         self.citation_end = Some(close);
     }
 
@@ -501,21 +352,83 @@ impl<'a> RunProcessor<'_, 'a, '_> {
         let Some(Ev::Md(Event::Text(text))) = self.out.back_mut() else {
             return false;
         };
-        let Some(kept) = text.strip_suffix('(') else {
+        if !text.ends_with('(') {
             return false;
-        };
-        if kept.is_empty() {
+        }
+        if text.len() == 1 {
             self.out.pop_back();
         } else {
-            *text = CowStr::from(kept.to_owned());
+            *text = slice(text, 0..text.len() - 1);
         }
         true
     }
 
-    /// Pairs cite tags within the run (same inline nesting level only, so
-    /// the citation element never straddles `<strong>` boundaries).
-    fn pair_cite_tags(&mut self, run: &[(Event<'a>, Range<usize>)]) -> BTreeMap<usize, TagAction> {
+    /// Decides what happens to raw inline tags: cite tags are paired within
+    /// the run (same inline nesting level only, so a citation element never
+    /// straddles `<strong>`), and `<sup>` around a marker group is dropped.
+    fn pre_pass(&mut self, run: &[(Event<'a>, Range<usize>)]) -> BTreeMap<usize, TagAction> {
         let mut actions = BTreeMap::new();
+        if !run.iter().any(|(e, _)| matches!(e, Event::InlineHtml(_))) {
+            return actions;
+        }
+        if self.syntaxes().markers {
+            self.unwrap_superscript_markers(run, &mut actions);
+        }
+        if self.syntaxes().cite_tags {
+            self.pair_cite_tags(run, &mut actions);
+        }
+        actions
+    }
+
+    /// LLMs write `<sup>[1]</sup>`; the marker becomes a citation in its own
+    /// `<sup>`, so the raw one would double it.
+    fn unwrap_superscript_markers(
+        &self,
+        run: &[(Event<'a>, Range<usize>)],
+        actions: &mut BTreeMap<usize, TagAction>,
+    ) {
+        let is_tag = |i: usize, tag: &str| matches!(run.get(i), Some((Event::InlineHtml(html), _)) if html.trim().eq_ignore_ascii_case(tag));
+        for i in 0..run.len() {
+            if !is_tag(i, "<sup>") {
+                continue;
+            }
+            let texts = run[i + 1..]
+                .iter()
+                .take_while(|(e, _)| matches!(e, Event::Text(_)))
+                .count();
+            let close = i + 1 + texts;
+            if texts == 0 || !is_tag(close, "</sup>") {
+                continue;
+            }
+            let inner: String = run[i + 1..close]
+                .iter()
+                .filter_map(|(e, _)| {
+                    if let Event::Text(t) = e {
+                        Some(&**t)
+                    } else {
+                        None
+                    }
+                })
+                .collect();
+            let table = &self.resolver.table;
+            let becomes_citation = |n: u32| !table.known() && n != 0 || table.by_index(n).is_some();
+            let markers = marker::only_markers(&inner);
+            if markers
+                .iter()
+                .flat_map(|m| &m.numbers)
+                .any(|&n| becomes_citation(n))
+            {
+                actions.insert(i, TagAction::Drop);
+                actions.insert(close, TagAction::Drop);
+            }
+        }
+    }
+
+    fn pair_cite_tags(
+        &mut self,
+        run: &[(Event<'a>, Range<usize>)],
+        actions: &mut BTreeMap<usize, TagAction>,
+    ) {
         // (run index, id, nesting depth at the open tag)
         let mut open: Option<(usize, Option<String>, usize)> = None;
         let mut depth = 0usize;
@@ -531,7 +444,7 @@ impl<'a> RunProcessor<'_, 'a, '_> {
                 Event::End(tag) => {
                     if let Some((at, id, open_depth)) = open.take() {
                         if depth == open_depth {
-                            self.unclosed_cite(&mut actions, at, id, &run[at].1);
+                            self.unclosed_cite(actions, at, id, &run[at].1);
                         } else {
                             open = Some((at, id, open_depth));
                         }
@@ -546,17 +459,18 @@ impl<'a> RunProcessor<'_, 'a, '_> {
                     Some(_) if link_depth > 0 => {
                         actions.insert(i, TagAction::Drop);
                     }
-                    Some(CiteTag::Open { id, self_closing }) => {
-                        if self_closing {
-                            match id {
-                                Some(id) if open.is_none() => {
-                                    actions.insert(i, TagAction::Open { id, close: i });
-                                }
-                                _ => {
-                                    actions.insert(i, TagAction::Drop);
-                                }
-                            }
-                        } else if open.is_none() {
+                    Some(CiteTag::Open {
+                        id,
+                        self_closing: true,
+                    }) => {
+                        let action = match id {
+                            Some(id) if open.is_none() => TagAction::Open { id, close: i },
+                            _ => TagAction::Drop,
+                        };
+                        actions.insert(i, action);
+                    }
+                    Some(CiteTag::Open { id, .. }) => {
+                        if open.is_none() {
                             open = Some((i, id, depth));
                         } else {
                             actions.insert(i, TagAction::Drop);
@@ -586,9 +500,8 @@ impl<'a> RunProcessor<'_, 'a, '_> {
             }
         }
         if let Some((at, id, _)) = open {
-            self.unclosed_cite(&mut actions, at, id, &run[at].1);
+            self.unclosed_cite(actions, at, id, &run[at].1);
         }
-        actions
     }
 
     fn unclosed_cite(
@@ -609,31 +522,31 @@ impl<'a> RunProcessor<'_, 'a, '_> {
 
     /// Writes the pending text, recognizing markers and bare URLs in it.
     fn flush_text(&mut self) {
-        let Some(mut merged) = self.text.take(self.markdown) else {
+        if self.text.is_empty() {
             return;
-        };
-        if std::mem::take(&mut self.strip_close_paren) && merged.text.starts_with(')') {
-            merged = drop_first_byte(merged);
-            if merged.text.is_empty() {
-                return;
+        }
+        if std::mem::take(&mut self.strip_close_paren) {
+            self.text.strip_leading_paren();
+        }
+        let merged = self.text.merge(self.markdown);
+        if !merged.is_empty() {
+            if self.link_depth > 0 || self.citation_end.is_some() {
+                self.push(Event::Text(merged));
+            } else {
+                let items = self.recognize(&merged);
+                if items.is_empty() {
+                    self.push(Event::Text(merged));
+                } else {
+                    self.write_with_items(&merged, items);
+                }
             }
         }
-        if self.link_depth > 0 || self.citation_end.is_some() {
-            self.push(Event::Text(merged.text));
-            return;
-        }
-        let items = self.recognize(&merged);
-        if items.is_empty() {
-            self.push(Event::Text(merged.text));
-            return;
-        }
-        self.write_with_items(&merged, items);
+        self.text.clear();
     }
 
     /// Bare URLs first (a marker inside a URL is part of the URL), then
     /// markers in the gaps.
-    fn recognize(&mut self, merged: &MergedText<'a>) -> Vec<TextItem> {
-        let text: &str = &merged.text;
+    fn recognize(&mut self, text: &str) -> Vec<TextItem> {
         let options = self.resolver.options;
         let syntaxes = options.syntaxes;
         let mut items = Vec::new();
@@ -643,7 +556,7 @@ impl<'a> RunProcessor<'_, 'a, '_> {
                 if syntaxes.markers {
                     trim_trailing_markers(text, &mut link);
                 }
-                let (source_range, _) = merged.source_range(&link.range);
+                let (source_range, _) = self.text.source_range(self.markdown, &link.range);
                 match self.resolver.classify_url(&link.href, &source_range) {
                     Some(found) => items.push(TextItem::Citation {
                         range: link.range,
@@ -657,7 +570,7 @@ impl<'a> RunProcessor<'_, 'a, '_> {
                 }
             }
         }
-        if syntaxes.markers && text.contains('[') {
+        if syntaxes.markers && memchr::memchr(b'[', text.as_bytes()).is_some() {
             let mut url_items = items.into_iter().peekable();
             let mut merged_items = Vec::new();
             for marker in marker::find_markers(text) {
@@ -673,7 +586,7 @@ impl<'a> RunProcessor<'_, 'a, '_> {
                 {
                     continue; // inside a URL
                 }
-                merged_items.extend(self.marker_items(merged, marker));
+                self.marker_items(marker, &mut merged_items);
             }
             merged_items.extend(url_items);
             items = merged_items;
@@ -682,53 +595,45 @@ impl<'a> RunProcessor<'_, 'a, '_> {
     }
 
     /// The citations of one marker group; numbers no source has stay text.
-    fn marker_items(&mut self, merged: &MergedText<'a>, marker: marker::Marker) -> Vec<TextItem> {
-        let (source_range, verbatim) = merged.source_range(&marker.range);
+    fn marker_items(&mut self, marker: marker::Marker, items: &mut Vec<TextItem>) {
+        let (source_range, verbatim) = self.text.source_range(self.markdown, &marker.range);
         let escaped = |at: usize| {
             let before = &self.markdown.as_bytes()[..at.min(self.markdown.len())];
             before.iter().rev().take_while(|b| **b == b'\\').count() % 2 == 1
         };
         // `\[1\]` is the writer asking for literal brackets.
         if !verbatim || escaped(source_range.start) || escaped(source_range.end.saturating_sub(1)) {
-            return Vec::new();
+            return;
         }
-        let group_range = marker.range.clone();
-        let mut items = Vec::new();
+        // The group's text goes to its first citation; the rest are zero-width.
+        let mut range = marker.range.clone();
         for number in marker.numbers {
-            let key = number.to_string();
-            if self.resolver.table.known() && self.resolver.table.by_index(number).is_none() {
-                self.resolver.index.diagnose(
-                    DiagnosticKind::UnresolvedIndex,
-                    source_range.clone(),
-                    Some(key),
-                );
+            let table = &self.resolver.table;
+            let has_source = table.by_index(number).is_some();
+            // No source is numbered 0 by default: `results[0]` is prose.
+            if !has_source && (table.known() || number == 0) {
+                if number != 0 {
+                    let key = Some(number.to_string());
+                    self.resolver.index.diagnose(
+                        DiagnosticKind::UnresolvedIndex,
+                        source_range.clone(),
+                        key,
+                    );
+                }
                 continue;
             }
+            let key = number.to_string();
             let mut found = Found::new(CitationKind::Index, key.clone(), key, source_range.clone());
             found.fragment = marker.fragment.clone();
-            items.push(found);
+            items.push(TextItem::Citation {
+                range: range.clone(),
+                found: Box::new(found),
+            });
+            range = range.end..range.end;
         }
-        if items.is_empty() {
-            return Vec::new();
-        }
-        // The whole group becomes the citations that resolved; the first
-        // carries the group's text range so the rest are zero-width.
-        let mut range = group_range;
-        items
-            .into_iter()
-            .map(|found| {
-                let item = TextItem::Citation {
-                    range: range.clone(),
-                    found: Box::new(found),
-                };
-                range = range.end..range.end;
-                item
-            })
-            .collect()
     }
 
-    fn write_with_items(&mut self, merged: &MergedText<'a>, items: Vec<TextItem>) {
-        let text: &str = &merged.text;
+    fn write_with_items(&mut self, text: &CowStr<'a>, items: Vec<TextItem>) {
         let recovery = self.syntaxes().recovery;
         let mut written = 0;
         for item in items {
@@ -745,42 +650,39 @@ impl<'a> RunProcessor<'_, 'a, '_> {
                 range = range.start - 1..range.end + 1;
             }
             if written < range.start {
-                self.push(Event::Text(CowStr::from(
-                    text[written..range.start].to_owned(),
-                )));
+                self.push(Event::Text(slice(text, written..range.start)));
             }
             match item {
                 TextItem::Link {
                     range: url_range,
                     href,
                 } => {
-                    let link_text = text[url_range].to_owned();
                     self.push(Event::Start(Tag::Link {
                         link_type: LinkType::Autolink,
                         dest_url: CowStr::from(href),
                         title: CowStr::Borrowed(""),
                         id: CowStr::Borrowed(""),
                     }));
-                    self.push(Event::Text(CowStr::from(link_text)));
+                    self.push(Event::Text(slice(text, url_range)));
                     self.push(Event::End(TagEnd::Link));
                 }
                 TextItem::Citation { found, .. } => {
-                    let element = self.resolver.resolve(*found);
-                    self.out.push_back(Ev::Citation(Box::new(element)));
+                    let ordinal = self.resolver.resolve(*found);
+                    self.out.push_back(Ev::Citation(ordinal));
                     self.out.push_back(Ev::CitationEnd);
                 }
             }
             written = written.max(range.end);
         }
         if written < text.len() {
-            self.push(Event::Text(CowStr::from(text[written..].to_owned())));
+            self.push(Event::Text(slice(text, written..text.len())));
         }
     }
 }
 
 /// LLMs glue markers to URLs (`https://x.example/report[1]`); GFM would
 /// make them part of the link. Cut them off so they cite.
-fn trim_trailing_markers(text: &str, link: &mut crate::autolink::Autolink) {
+fn trim_trailing_markers(text: &str, link: &mut Autolink) {
     let link_text = &text[link.range.clone()];
     let mut cut = link_text.len();
     for m in marker::find_markers(link_text).iter().rev() {
@@ -796,27 +698,10 @@ fn trim_trailing_markers(text: &str, link: &mut crate::autolink::Autolink) {
     }
 }
 
-fn drop_first_byte(merged: MergedText<'_>) -> MergedText<'_> {
-    let text = CowStr::from(merged.text[1..].to_owned());
-    let segments = merged
-        .segments
-        .into_iter()
-        .map(|(offset, src, verbatim)| {
-            let src = if offset == 0 && verbatim {
-                src.start + 1..src.end
-            } else {
-                src
-            };
-            (offset.saturating_sub(1), src, verbatim)
-        })
-        .collect();
-    MergedText { text, segments }
-}
-
 /// The plain text of a slice of a run (a citation label), trimmed.
-fn plain_text(events: &[Option<(Event<'_>, Range<usize>)>]) -> String {
+fn plain_text(events: &[(Event<'_>, Range<usize>)]) -> String {
     let mut label = String::new();
-    for (event, _) in events.iter().flatten() {
+    for (event, _) in events {
         match event {
             Event::Text(t) | Event::Code(t) => label.push_str(t),
             Event::SoftBreak | Event::HardBreak => label.push(' '),
@@ -827,13 +712,13 @@ fn plain_text(events: &[Option<(Event<'_>, Range<usize>)>]) -> String {
 }
 
 /// The index of the `End` matching the `Start` at `start`.
-fn matching_end(events: &[Option<(Event<'_>, Range<usize>)>], start: usize) -> usize {
+fn matching_end(events: &[(Event<'_>, Range<usize>)], start: usize) -> usize {
     let mut depth = 0usize;
-    for (i, entry) in events.iter().enumerate().skip(start + 1) {
-        match entry {
-            Some((Event::Start(_), _)) => depth += 1,
-            Some((Event::End(_), _)) if depth == 0 => return i,
-            Some((Event::End(_), _)) => depth -= 1,
+    for (i, (event, _)) in events.iter().enumerate().skip(start + 1) {
+        match event {
+            Event::Start(_) => depth += 1,
+            Event::End(_) if depth == 0 => return i,
+            Event::End(_) => depth -= 1,
             _ => {}
         }
     }
@@ -1105,6 +990,51 @@ mod tests {
             3,
             "{out}"
         );
+    }
+
+    #[test]
+    fn superscripted_markers_are_not_double_superscripts() {
+        let out = html("a<sup>[1]</sup> b<sup>x</sup>");
+        assert!(out.starts_with("<p>a<sup><a class="), "{out}");
+        assert!(!out.contains("<sup><sup>"), "{out}");
+        assert!(out.ends_with(" b<sup>x</sup></p>\n"), "{out}");
+        // A marker that stays text keeps the writer's superscript.
+        let literal = render("a<sup>[9]</sup>", &three_sources()).html;
+        assert_eq!(literal, "<p>a<sup>[9]</sup></p>\n");
+    }
+
+    #[test]
+    fn url_shaped_link_citations_show_the_source_title() {
+        let url = "https://h/-/ai/conversations/c/call/b";
+        for md in [
+            format!("<{url}>"),
+            format!("[{url}]({url})"),
+            url.to_owned(),
+        ] {
+            let out = render(&md, &three_sources()).html;
+            assert!(
+                out.ends_with(" data-citation-ordinal=\"1\">B</a></p>\n"),
+                "{md} -> {out}"
+            );
+        }
+        let query = html("https://h/-/open-query?query=%7B%22a%22%3A1%7D");
+        assert!(query.ends_with(">query</a></p>\n"), "{query}");
+    }
+
+    #[test]
+    fn zero_is_not_a_marker_and_fragments_reach_the_href() {
+        let opts = Options::default().with_sources(vec![
+            Source::default().with_href("https://s.example/doc.pdf")
+        ]);
+        let out = render("results[0] and [1#page=3]", &opts);
+        assert_eq!(out.citations.occurrences.len(), 1);
+        assert!(
+            out.html
+                .contains("href=\"https://s.example/doc.pdf#page=3\""),
+            "{}",
+            out.html
+        );
+        assert!(out.html.starts_with("<p>results[0] and "), "{}", out.html);
     }
 
     #[test]

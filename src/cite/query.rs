@@ -3,7 +3,7 @@
 //! LLMs copying these URLs often add a stray `)`, `]`, `}` or `.` after the
 //! JSON; those are trimmed one at a time until the JSON parses.
 
-use percent_encoding::percent_decode_str;
+use percent_encoding::{percent_decode_str, utf8_percent_encode, NON_ALPHANUMERIC};
 
 use super::shortlink::url_path;
 
@@ -15,8 +15,12 @@ const MAX_TRIMMED: usize = 16;
 /// What a URL turned out to be.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum QueryLink {
-    /// A query link whose JSON parsed.
-    Query(serde_json::Value),
+    /// A query link whose JSON parsed; `href` is the URL to follow (the
+    /// original, or rebuilt without the stray characters).
+    Query {
+        query: serde_json::Value,
+        href: String,
+    },
     /// A query link whose JSON never parsed.
     Malformed,
 }
@@ -26,21 +30,39 @@ pub(crate) fn parse_query_link(url: &str) -> Option<QueryLink> {
     if !url_path(url)?.ends_with(QUERY_PATH_SUFFIX) {
         return None;
     }
-    let query_string = url.split_once('?')?.1;
-    let query_string = query_string
-        .split_once('#')
-        .map_or(query_string, |(q, _)| q);
-    let value = query_string
-        .split('&')
-        .find_map(|pair| pair.strip_prefix("query="))?;
+    let query_start = url.find('?')? + 1;
+    let query_end = url[query_start..]
+        .find('#')
+        .map_or(url.len(), |i| query_start + i);
+    let mut pair_start = query_start;
+    let value_start = loop {
+        let pair = &url[pair_start..query_end];
+        if pair.starts_with("query=") {
+            break pair_start + "query=".len();
+        }
+        pair_start += pair.find('&')? + 1;
+    };
+    let value_end = url[value_start..query_end]
+        .find('&')
+        .map_or(query_end, |i| value_start + i);
     // A JSON text with a raw `&` inside splits at it: retry with the rest.
-    let rest_of_string = &query_string[query_string.find("query=")? + "query=".len()..];
-    let parsed = parse_trimmed(value).or_else(|| parse_trimmed(rest_of_string));
-    Some(parsed.map_or(QueryLink::Malformed, QueryLink::Query))
+    let parsed = parse_trimmed(&url[value_start..value_end])
+        .or_else(|| parse_trimmed(&url[value_start..query_end]));
+    let Some((query, trimmed)) = parsed else {
+        return Some(QueryLink::Malformed);
+    };
+    let href = if trimmed {
+        let encoded = utf8_percent_encode(&query.to_string(), NON_ALPHANUMERIC).to_string();
+        format!("{}{encoded}", &url[..value_start])
+    } else {
+        url.to_owned()
+    };
+    Some(QueryLink::Query { query, href })
 }
 
-/// Decodes and parses `encoded`, trimming stray trailing characters.
-fn parse_trimmed(encoded: &str) -> Option<serde_json::Value> {
+/// Decodes and parses `encoded`, trimming stray trailing characters;
+/// whether any were trimmed.
+fn parse_trimmed(encoded: &str) -> Option<(serde_json::Value, bool)> {
     let decoded = percent_decode_str(encoded).decode_utf8_lossy();
     let mut json: &str = &decoded;
     for _ in 0..=MAX_TRIMMED {
@@ -48,7 +70,7 @@ fn parse_trimmed(encoded: &str) -> Option<serde_json::Value> {
             return None;
         }
         if let Ok(value) = serde_json::from_str::<serde_json::Value>(json) {
-            return Some(value);
+            return Some((value, json.len() < decoded.len()));
         }
         let last = json.chars().next_back()?;
         if !matches!(last, ')' | ']' | '}' | '.' | ',' | ';' | '"' | '\'') && !last.is_whitespace()
@@ -75,11 +97,18 @@ mod tests {
     fn decodes_the_json() {
         assert_eq!(
             parse("%7B%22metric%22%3A%22revenue%22%7D"),
-            Some(QueryLink::Query(json!({"metric": "revenue"})))
+            Some(QueryLink::Query {
+                query: json!({"metric": "revenue"}),
+                href: format!("{BASE}%7B%22metric%22%3A%22revenue%22%7D")
+            })
         );
+        let raw = r#"/-/open-query?x=1&query={"a":[1,2]}#frag"#;
         assert_eq!(
-            parse_query_link(r#"/-/open-query?x=1&query={"a":[1,2]}#frag"#),
-            Some(QueryLink::Query(json!({"a": [1, 2]})))
+            parse_query_link(raw),
+            Some(QueryLink::Query {
+                query: json!({"a": [1, 2]}),
+                href: raw.to_owned()
+            })
         );
     }
 
@@ -88,7 +117,10 @@ mod tests {
         for junk in [")", "]", "}", ".", "))", "%7D)", "%7D%7D."] {
             assert_eq!(
                 parse(&format!("%7B%22a%22%3A1%7D{junk}")),
-                Some(QueryLink::Query(json!({"a": 1}))),
+                Some(QueryLink::Query {
+                    query: json!({"a": 1}),
+                    href: format!("{BASE}%7B%22a%22%3A1%7D")
+                }),
                 "{junk}"
             );
         }

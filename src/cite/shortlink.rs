@@ -167,6 +167,19 @@ impl ShortLinkPattern {
         })
     }
 
+    /// The longest literal part of the template: every matching URL
+    /// contains it, so it filters most links out cheaply.
+    pub(crate) fn longest_literal(&self) -> &str {
+        self.parts
+            .iter()
+            .filter_map(|p| match p {
+                TemplatePart::Literal(l) => Some(l.as_str()),
+                TemplatePart::Capture(_) => None,
+            })
+            .max_by_key(|l| l.len())
+            .unwrap_or("/")
+    }
+
     /// The path template this pattern was built from.
     pub fn template(&self) -> &str {
         &self.template

@@ -105,19 +105,26 @@ impl<'o> SourceTable<'o> {
         aliases: &'o BTreeMap<String, String>,
     ) -> Self {
         let mut by_id = HashMap::new();
-        let mut by_index = Vec::new();
+        // (number, written explicitly?, position): an explicit `index` wins
+        // over another source's default one, and among equals the first.
+        let mut numbered = Vec::new();
         for (position, source) in sources.unwrap_or_default().iter().enumerate() {
             if let Some(id) = &source.id {
                 by_id.entry(id.as_str()).or_insert(position);
             }
-            let number = source
-                .index
-                .unwrap_or_else(|| u32::try_from(position + 1).unwrap_or(u32::MAX));
-            by_index.push((number, position));
+            let default = u32::try_from(position + 1).unwrap_or(u32::MAX);
+            numbered.push((
+                source.index.unwrap_or(default),
+                source.index.is_none(),
+                position,
+            ));
         }
-        // Stable: for a number given twice, the first source keeps it.
-        by_index.sort_by_key(|&(number, _)| number);
-        by_index.dedup_by_key(|&mut (number, _)| number);
+        numbered.sort_unstable();
+        numbered.dedup_by_key(|&mut (number, _, _)| number);
+        let by_index = numbered
+            .into_iter()
+            .map(|(number, _, position)| (number, position))
+            .collect();
         SourceTable {
             sources,
             by_id,
@@ -165,6 +172,14 @@ impl<'o> SourceTable<'o> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_explicit_index_beats_another_sources_default() {
+        let sources = vec![Source::with_id("a"), Source::with_index(1)];
+        let aliases = BTreeMap::new();
+        let t = SourceTable::new(Some(&sources), &aliases);
+        assert_eq!(t.by_index(1), Some(1));
+    }
 
     #[test]
     fn index_defaults_to_position_and_explicit_index_wins() {

@@ -17,10 +17,21 @@ const MAX_DIGITS: usize = 9;
 pub(crate) struct Marker {
     /// Byte range of `[…]` in the scanned text.
     pub(crate) range: Range<usize>,
-    /// The numbers cited, in written order (a range expanded).
-    pub(crate) numbers: Vec<u32>,
+    /// `first..=last` for `[n]` and `[a-b]`; a comma list is in `more`.
+    first: u32,
+    last: u32,
+    /// The numbers after the first in `[1, 3, 5]` (empty otherwise, so the
+    /// common single marker allocates nothing).
+    more: Vec<u32>,
     /// The fragment of `[n#fragment]`, without `#`.
     pub(crate) fragment: Option<String>,
+}
+
+impl Marker {
+    /// The numbers cited, in written order (a range expanded).
+    pub(crate) fn numbers(&self) -> impl Iterator<Item = u32> + '_ {
+        (self.first..=self.last).chain(self.more.iter().copied())
+    }
 }
 
 /// Every marker group in `text`, in order.
@@ -65,7 +76,8 @@ fn parse_marker(text: &str, start: usize) -> Option<Marker> {
         pos: start + 1,
     };
     let first = cursor.number()?;
-    let mut numbers = vec![first];
+    let mut last = first;
+    let mut more = Vec::new();
     let mut fragment = None;
     match cursor.peek()? {
         b']' => {}
@@ -80,11 +92,10 @@ fn parse_marker(text: &str, start: usize) -> Option<Marker> {
         }
         b'-' | b'\xE2' => {
             cursor.dash()?;
-            let last = cursor.number()?;
+            last = cursor.number()?;
             if last < first || last - first > MAX_RANGE_SPAN {
                 return None;
             }
-            numbers.extend(first + 1..=last);
         }
         _ => loop {
             cursor.skip_spaces();
@@ -93,7 +104,7 @@ fn parse_marker(text: &str, start: usize) -> Option<Marker> {
                 b',' => {
                     cursor.pos += 1;
                     cursor.skip_spaces();
-                    numbers.push(cursor.number()?);
+                    more.push(cursor.number()?);
                 }
                 _ => return None,
             }
@@ -102,7 +113,9 @@ fn parse_marker(text: &str, start: usize) -> Option<Marker> {
     cursor.skip_spaces();
     (cursor.peek()? == b']').then(|| Marker {
         range: start..cursor.pos + 1,
-        numbers,
+        first,
+        last,
+        more,
         fragment,
     })
 }
@@ -154,7 +167,10 @@ mod tests {
     use super::*;
 
     fn numbers(text: &str) -> Vec<Vec<u32>> {
-        find_markers(text).into_iter().map(|m| m.numbers).collect()
+        find_markers(text)
+            .iter()
+            .map(|m| m.numbers().collect())
+            .collect()
     }
 
     #[test]

@@ -183,14 +183,8 @@ where
 
 /// Something recognized inside a text run.
 enum TextItem {
-    Link {
-        range: Range<usize>,
-        href: String,
-    },
-    Citation {
-        range: Range<usize>,
-        found: Box<Found>,
-    },
+    Link { range: Range<usize>, href: String },
+    Citation { range: Range<usize>, found: Found },
 }
 
 impl TextItem {
@@ -415,8 +409,8 @@ impl<'a> RunProcessor<'_, 'a, '_> {
             let markers = marker::only_markers(&inner);
             if markers
                 .iter()
-                .flat_map(|m| &m.numbers)
-                .any(|&n| becomes_citation(n))
+                .flat_map(|m| m.numbers())
+                .any(becomes_citation)
             {
                 actions.insert(i, TagAction::Drop);
                 actions.insert(close, TagAction::Drop);
@@ -560,7 +554,7 @@ impl<'a> RunProcessor<'_, 'a, '_> {
                 match self.resolver.classify_url(&link.href, &source_range) {
                     Some(found) => items.push(TextItem::Citation {
                         range: link.range,
-                        found: Box::new(found),
+                        found,
                     }),
                     None if options.autolinks => items.push(TextItem::Link {
                         range: link.range,
@@ -607,7 +601,7 @@ impl<'a> RunProcessor<'_, 'a, '_> {
         }
         // The group's text goes to its first citation; the rest are zero-width.
         let mut range = marker.range.clone();
-        for number in marker.numbers {
+        for number in marker.numbers() {
             let table = &self.resolver.table;
             let has_source = table.by_index(number).is_some();
             // No source is numbered 0 by default: `results[0]` is prose.
@@ -627,7 +621,7 @@ impl<'a> RunProcessor<'_, 'a, '_> {
             found.fragment = marker.fragment.clone();
             items.push(TextItem::Citation {
                 range: range.clone(),
-                found: Box::new(found),
+                found,
             });
             range = range.end..range.end;
         }
@@ -667,7 +661,7 @@ impl<'a> RunProcessor<'_, 'a, '_> {
                     self.push(Event::End(TagEnd::Link));
                 }
                 TextItem::Citation { found, .. } => {
-                    let ordinal = self.resolver.resolve(*found);
+                    let ordinal = self.resolver.resolve(found);
                     self.out.push_back(Ev::Citation(ordinal));
                     self.out.push_back(Ev::CitationEnd);
                 }

@@ -10,6 +10,11 @@
 //! autolinks, turning them into citation-aware events; the HTML writer turns
 //! those into HTML, sanitizing raw HTML and URLs as it goes.
 //!
+//! When citations arrive the way a model API or chat backend delivers them
+//! (Gemini grounding, OpenAI annotations, Anthropic citations, Perplexity,
+//! Open WebUI, RAG chunks, tool-call conversations), the [`adapters`] turn
+//! the raw response into the markdown and sources `render` takes.
+//!
 //! # Example
 //! ```
 //! use citemark::{render, Options, Source};
@@ -35,6 +40,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod adapters;
 mod autolink;
 mod cite;
 mod error;

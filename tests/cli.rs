@@ -112,3 +112,64 @@ fn bad_input_is_one_line_naming_the_problem() {
         "/no/such/sources.json",
     );
 }
+
+fn adapter_fixture(name: &str) -> String {
+    format!(
+        "{}/tests/fixtures/adapters/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn from_reads_a_provider_response() {
+    let out = citemark(
+        &[
+            "render",
+            "--from",
+            "gemini",
+            &adapter_fixture("gemini-web-search"),
+        ],
+        b"",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stderr.is_empty());
+    let html = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(html.contains(r#"title="stadt-zuerich.ch""#), "{html}");
+    assert!(
+        html.contains("largest city.<sup><a class=\"citation\""),
+        "{html}"
+    );
+}
+
+#[test]
+fn from_reports_warnings_on_stderr_and_in_json() {
+    let fixture = adapter_fixture("openai-malformed");
+    let out = citemark(&["render", "--from", "openai", &fixture], b"");
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("citemark: warning: output[0].content[0].annotations[1]: "),
+        "{stderr}"
+    );
+    let out = citemark(&["render", "--from", "openai", "--json", &fixture], b"");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON output");
+    assert_eq!(
+        json["warnings"][0]["path"],
+        "output[0].content[0].annotations[1]"
+    );
+    assert_eq!(json["citations"]["occurrences"][0]["resolved"], true);
+}
+
+#[test]
+fn from_rejects_unknown_formats_and_non_json() {
+    let out = citemark(&["render", "--from", "bard", "-"], b"");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("unknown format \"bard\""), "{stderr}");
+    let out = citemark(&["render", "--from", "anthropic", "-"], b"not json");
+    assert_one_line_error(&out, "anthropic response is not JSON");
+}

@@ -8,6 +8,7 @@ use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use citemark::adapters::{adapt, Adapted, Provider};
 use clap::{Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
@@ -29,8 +30,11 @@ enum Command {
 
 #[derive(clap::Args)]
 struct RenderArgs {
-    /// The markdown file; `-` or nothing reads stdin.
+    /// The markdown file (with --from, the provider's response JSON); `-` or nothing reads stdin.
     file: Option<PathBuf>,
+    /// Read FILE as a provider's raw response: openwebui, rag, gemini, openai, anthropic, perplexity or rill.
+    #[arg(long, value_parser = parse_provider)]
+    from: Option<Provider>,
     /// A JSON file with an array of sources, or {"sources": [...], "aliases": {...}}.
     #[arg(long)]
     sources: Option<PathBuf>,
@@ -93,9 +97,27 @@ fn main() -> ExitCode {
     }
 }
 
+fn parse_provider(name: &str) -> Result<Provider, String> {
+    name.parse().map_err(|e: citemark::Error| e.to_string())
+}
+
 fn render(args: RenderArgs) -> Result<String, String> {
-    let markdown = read_input(args.file.as_deref())?;
-    let mut options = citemark::Options::default()
+    let input = read_input(args.file.as_deref())?;
+    let (markdown, adapted) = match args.from {
+        Some(provider) => {
+            let response: serde_json::Value = serde_json::from_str(&input)
+                .map_err(|e| format!("{} response is not JSON: {e}", provider.name()))?;
+            let adapted = adapt(provider, &response);
+            for warning in &adapted.warnings {
+                eprintln!("citemark: warning: {}: {}", warning.path, warning.message);
+            }
+            (adapted.markdown.clone(), Some(adapted))
+        }
+        None => (input, None),
+    };
+    let mut options = adapted
+        .as_ref()
+        .map_or_else(citemark::Options::default, Adapted::options)
         .with_mode(match args.mode {
             ModeArg::Link => citemark::Mode::Link,
             ModeArg::Button => citemark::Mode::Button,
@@ -116,7 +138,13 @@ fn render(args: RenderArgs) -> Result<String, String> {
     }
     let rendered = citemark::render(&markdown, &options);
     if args.json {
-        serde_json::to_string_pretty(&rendered)
+        let warnings = adapted.map(|a| a.warnings).unwrap_or_default();
+        let mut json =
+            serde_json::to_value(&rendered).map_err(|e| format!("cannot write JSON: {e}"))?;
+        if let (Some(object), false) = (json.as_object_mut(), warnings.is_empty()) {
+            object.insert("warnings".to_owned(), serde_json::json!(warnings));
+        }
+        serde_json::to_string_pretty(&json)
             .map(|json| json + "\n")
             .map_err(|e| format!("cannot write JSON: {e}"))
     } else {

@@ -13,7 +13,7 @@
 //! `resolve` matches what they find to the host's sources.
 
 pub(crate) mod index;
-mod marker;
+pub(crate) mod marker;
 mod query;
 mod resolve;
 pub(crate) mod shortlink;

@@ -30,6 +30,24 @@ pub(crate) fn write_html<'a>(
     options: &Options,
     capacity: usize,
 ) -> String {
+    write_html_part(events, options, capacity).html
+}
+
+/// HTML written for one part of a message.
+pub(crate) struct WrittenPart {
+    pub(crate) html: String,
+    /// Raw HTML opened in the part was still unbalanced at its end (a
+    /// `<details>` whose `</details>` may come in a later block), so the
+    /// part's end is not a place where the message can be cut.
+    pub(crate) open_raw_html: bool,
+}
+
+/// Writes `events` as HTML, telling whether raw HTML was left open.
+pub(crate) fn write_html_part<'a>(
+    events: &mut impl CitationEvents<'a>,
+    options: &Options,
+    capacity: usize,
+) -> WrittenPart {
     let mut writer = HtmlWriter::buffer_for(options, external_attributes(options));
     // Reserving past glibc's mmap threshold (128 KiB) made every large
     // render map and fault in fresh pages: a third of its time. Beyond
@@ -38,7 +56,11 @@ pub(crate) fn write_html<'a>(
     while let Some(event) = events.next() {
         writer.event(event, &*events);
     }
-    writer.finish()
+    let open_raw_html = !writer.scopes.is_empty();
+    WrittenPart {
+        html: writer.finish(),
+        open_raw_html,
+    }
 }
 
 /// A citation element being written.

@@ -50,6 +50,7 @@ mod parse;
 mod render;
 mod sanitize;
 mod source;
+mod stream;
 mod url;
 
 pub use cite::index::{
@@ -62,3 +63,4 @@ pub use options::{
 };
 pub use render::{render, Rendered};
 pub use source::Source;
+pub use stream::{Patch, Stream};

@@ -3,7 +3,7 @@
 //! Only this module names pulldown-cmark's options, so the dialect is
 //! decided in one place.
 
-use pulldown_cmark::{Event, Options as ParserOptions, Parser, Tag, TagEnd};
+use pulldown_cmark::{BrokenLink, CowStr, Event, Options as ParserOptions, Parser, Tag, TagEnd};
 
 /// GFM on top of CommonMark: tables, strikethrough, task lists, footnotes
 /// and GitHub's blockquote alerts. (Extended autolinks are citemark's own;
@@ -21,6 +21,23 @@ pub(crate) fn parse(
     markdown: &str,
 ) -> pulldown_cmark::OffsetIter<'_, pulldown_cmark::DefaultBrokenLinkCallback> {
     Parser::new_ext(markdown, parser_options()).into_offset_iter()
+}
+
+/// A parser over `markdown` that calls `on_broken_link` for every
+/// reference-style link whose label has no definition.
+pub(crate) fn parse_noting_broken_links<'a, F>(
+    markdown: &'a str,
+    mut on_broken_link: F,
+) -> pulldown_cmark::OffsetIter<'a, impl pulldown_cmark::BrokenLinkCallback<'a>>
+where
+    F: FnMut(BrokenLink<'a>),
+{
+    let callback = move |link: BrokenLink<'a>| -> Option<(CowStr<'a>, CowStr<'a>)> {
+        on_broken_link(link);
+        None
+    };
+    Parser::new_with_broken_link_callback(markdown, parser_options(), Some(callback))
+        .into_offset_iter()
 }
 
 /// Whether `event` lives inside a leaf block (paragraph, heading, cell, …)

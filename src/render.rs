@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cite::index::CitationIndex;
-use crate::cite::Citations;
+use crate::cite::{marker_definitions, Citations};
 use crate::html::write_html;
 use crate::options::Options;
 use crate::parse::parse;
@@ -39,7 +39,10 @@ pub struct Rendered {
 /// assert!(!out.citations.occurrences[0].resolved);
 /// ```
 pub fn render(markdown: &str, options: &Options) -> Rendered {
-    let mut citations = Citations::new(markdown, parse(markdown), options);
+    let events = parse(markdown);
+    let definitions = marker_definitions(events.reference_definitions());
+    let mut citations =
+        Citations::new(markdown, events, options).with_marker_definitions(definitions);
     // Citation elements make HTML about twice the markdown's size.
     let html = write_html(&mut citations, options, markdown.len() * 2);
     Rendered {

@@ -8,11 +8,11 @@
 //! - no response, however it is mangled (each value in it replaced by a
 //!   value of every other JSON type), makes an adapter panic.
 
-use std::path::{Path, PathBuf};
-
 use citemark::adapters::{adapt, Adapted, Provider};
 use citemark::render;
 use serde_json::{json, Value};
+
+mod common;
 
 struct Fixture {
     name: String,
@@ -28,13 +28,7 @@ impl Fixture {
 }
 
 fn fixtures() -> Vec<Fixture> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/adapters");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/fixtures/adapters is part of the repository")
-        .map(|entry| entry.expect("readable directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    paths.sort();
+    let paths = common::files("fixtures/adapters", "json");
     paths
         .into_iter()
         .map(|path| {

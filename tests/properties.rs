@@ -4,47 +4,8 @@
 use citemark::{render, Mode, Options, Source};
 use proptest::prelude::*;
 
-/// Fragments that exercise citation syntax and its edges, glued at random.
-fn fragment() -> impl Strategy<Value = String> {
-    prop_oneof![
-        Just("[1]".to_owned()),
-        Just("[2, 3]".to_owned()),
-        Just("[1-3]".to_owned()),
-        Just("[1#p=2]".to_owned()),
-        Just("<cite id=\"a\">".to_owned()),
-        Just("<cite>".to_owned()),
-        Just("</cite>".to_owned()),
-        Just("<cite id='b'/>".to_owned()),
-        Just("([l](https://h/-/ai/conversations/c/call/a))".to_owned()),
-        Just("https://h/-/ai/conversations/c/call/b".to_owned()),
-        Just("[q](https://h/-/open-query?query=%7B%22a%22%3A1%7D%7D)".to_owned()),
-        Just("www.example.com".to_owned()),
-        Just("**".to_owned()),
-        Just("_".to_owned()),
-        Just("`".to_owned()),
-        Just("\n".to_owned()),
-        Just("\n\n".to_owned()),
-        Just("\n```\n".to_owned()),
-        Just("| a | b |\n|---|---|\n".to_owned()),
-        Just("> ".to_owned()),
-        Just("- ".to_owned()),
-        Just("<details>\n".to_owned()),
-        Just("</details>\n".to_owned()),
-        Just("<b>".to_owned()),
-        Just("\\".to_owned()),
-        Just("(".to_owned()),
-        Just(")".to_owned()),
-        Just("[".to_owned()),
-        Just("]".to_owned()),
-        Just("[^1]".to_owned()),
-        Just("[1]: https://x/\n".to_owned()),
-        "[a-zé✓ ]{0,6}",
-    ]
-}
-
-fn markdown() -> impl Strategy<Value = String> {
-    prop::collection::vec(fragment(), 0..40).prop_map(|parts| parts.concat())
-}
+mod common;
+use common::markdown;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]

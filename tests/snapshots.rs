@@ -2,48 +2,10 @@
 //! in every mode, and the citation index. The same samples feed the npm
 //! package's snapshot tests and the benchmark.
 
-use std::path::{Path, PathBuf};
+use citemark::{render, Mode};
 
-use citemark::{render, Mode, Options};
-
-struct Sample {
-    name: String,
-    markdown: String,
-    options: Options,
-}
-
-fn samples() -> Vec<Sample> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/samples");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/samples is part of the repository")
-        .map(|entry| entry.expect("readable directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md") && !p.ends_with("README.md"))
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|path| {
-            let name = path
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .expect("UTF-8 name")
-                .to_owned();
-            let markdown = std::fs::read_to_string(&path).expect("sample is UTF-8");
-            let sources = path.with_file_name(format!("{name}.sources.json"));
-            let options = match std::fs::read_to_string(&sources) {
-                Ok(json) => Options::default()
-                    .with_sources_json(&json)
-                    .unwrap_or_else(|e| panic!("{}: {e}", sources.display())),
-                Err(_) => Options::default(),
-            };
-            Sample {
-                name,
-                markdown,
-                options,
-            }
-        })
-        .collect()
-}
+mod common;
+use common::samples;
 
 #[test]
 fn there_are_samples() {

@@ -176,6 +176,11 @@ pub struct CitationIndex {
 }
 
 /// Builds a [`CitationIndex`] as occurrences are found.
+///
+/// A streamed message is rendered in parts; each part gets its own builder
+/// from [`IndexBuilder::part`], which continues the message's ordinals and
+/// source numbering and moves the part's ranges to message positions.
+#[derive(Debug, Clone, Default)]
 pub(crate) struct IndexBuilder {
     occurrences: Vec<Occurrence>,
     diagnostics: Vec<Diagnostic>,
@@ -183,21 +188,63 @@ pub(crate) struct IndexBuilder {
     cited: Vec<(usize, u32)>,
     /// Source position → index into `cited`.
     cited_slot: BTreeMap<usize, usize>,
+    /// Occurrences recorded before this builder's first one.
+    earlier: usize,
+    /// Maps a range in the parsed text to a range in the message.
+    offset: Offset,
+}
+
+/// Where a parsed text sits in the message: ranges move by `+ add - sub`.
+/// (A streamed part is parsed after a prefix of earlier link reference
+/// definitions, so it can sit before or after its message position.)
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Offset {
+    pub(crate) add: usize,
+    pub(crate) sub: usize,
+}
+
+impl Offset {
+    fn apply(self, r: Range<usize>) -> Span {
+        let at = |i: usize| i.saturating_sub(self.sub).saturating_add(self.add);
+        Span {
+            start: at(r.start),
+            end: at(r.end),
+        }
+    }
 }
 
 impl IndexBuilder {
     pub(crate) fn new() -> Self {
+        IndexBuilder::default()
+    }
+
+    /// A builder for the next part of a message, parsed at `offset`: it
+    /// continues this one's ordinals and source numbers, and starts empty.
+    pub(crate) fn part(&self, offset: Offset) -> Self {
         IndexBuilder {
             occurrences: Vec::new(),
             diagnostics: Vec::new(),
-            cited: Vec::new(),
-            cited_slot: BTreeMap::new(),
+            cited: self.cited.clone(),
+            cited_slot: self.cited_slot.clone(),
+            earlier: self.earlier + self.occurrences.len(),
+            offset,
         }
+    }
+
+    /// Takes in a finished part made by [`IndexBuilder::part`]; returns its
+    /// occurrences.
+    pub(crate) fn absorb(&mut self, part: IndexBuilder) -> &[Occurrence] {
+        let first = self.occurrences.len();
+        self.occurrences.extend(part.occurrences);
+        self.diagnostics.extend(part.diagnostics);
+        self.cited = part.cited;
+        self.cited_slot = part.cited_slot;
+        &self.occurrences[first..]
     }
 
     /// The ordinal the next occurrence will get.
     pub(crate) fn next_ordinal(&self) -> u32 {
-        u32::try_from(self.occurrences.len() + 1).unwrap_or(u32::MAX)
+        u32::try_from(self.earlier + self.occurrences.len() + 1).unwrap_or(u32::MAX)
     }
 
     /// Records a use of the source at `position`; returns its display number.
@@ -212,8 +259,8 @@ impl IndexBuilder {
 
     /// The occurrence with this ordinal.
     pub(crate) fn occurrence(&self, ordinal: u32) -> Option<&Occurrence> {
-        self.occurrences
-            .get(usize::try_from(ordinal).ok()?.checked_sub(1)?)
+        let slot = usize::try_from(ordinal).ok()?.checked_sub(1 + self.earlier)?;
+        self.occurrences.get(slot)
     }
 
     /// The supplied-source position of the cited source with this number.
@@ -222,7 +269,10 @@ impl IndexBuilder {
         self.cited.get(slot).map(|&(position, _)| position)
     }
 
-    pub(crate) fn push(&mut self, occurrence: Occurrence) {
+    /// Records `occurrence`, whose range is in the parsed text.
+    pub(crate) fn push(&mut self, mut occurrence: Occurrence) {
+        let local = occurrence.range.start..occurrence.range.end;
+        occurrence.range = self.offset.apply(local);
         self.occurrences.push(occurrence);
     }
 
@@ -234,7 +284,7 @@ impl IndexBuilder {
     ) {
         self.diagnostics.push(Diagnostic {
             kind,
-            range: range.into(),
+            range: self.offset.apply(range),
             key,
         });
     }

@@ -28,7 +28,7 @@ use pulldown_cmark::{CowStr, Event, LinkType, Tag, TagEnd};
 use crate::autolink::{find_autolinks, may_contain_autolink, Autolink};
 use crate::options::{Options, Syntaxes};
 use crate::parse::is_inline;
-use index::{CitationIndex, CitationKind, DiagnosticKind};
+use index::{CitationIndex, CitationKind, DiagnosticKind, IndexBuilder};
 pub(crate) use resolve::CitationView;
 use resolve::{Found, Resolver};
 use tag::{parse_cite_tag, CiteTag};
@@ -62,6 +62,11 @@ pub(crate) struct Citations<'a, 'o, I> {
     /// The current block's inline events pass through untouched (code, or
     /// prose with nothing citation-like in it).
     plain_block: bool,
+    /// Link reference definitions labelled like markers (`[1]: …`), with
+    /// where each starts; see [`Citations::with_marker_definitions`].
+    marker_definitions: Vec<(String, usize)>,
+    /// The range of the reference link being written back as its text.
+    unlinking: Option<(LinkType, Range<usize>)>,
 }
 
 impl<'a, 'o, I> Citations<'a, 'o, I>
@@ -69,21 +74,113 @@ where
     I: Iterator<Item = (Event<'a>, Range<usize>)>,
 {
     pub(crate) fn new(markdown: &'a str, events: I, options: &'o Options) -> Self {
+        Citations::resume(markdown, events, options, IndexBuilder::new())
+    }
+
+    /// An adaptor that records into `index`: a part of a streamed message,
+    /// continuing the ordinals of the parts before it.
+    pub(crate) fn resume(
+        markdown: &'a str,
+        events: I,
+        options: &'o Options,
+        index: IndexBuilder,
+    ) -> Self {
         Citations {
             markdown,
             events,
-            resolver: Resolver::new(options),
+            resolver: Resolver::new(options, index),
             run: Vec::new(),
             text: TextRun::default(),
             out: VecDeque::new(),
             plain_block: false,
+            marker_definitions: Vec::new(),
+            unlinking: None,
         }
+    }
+
+    /// Marker-shaped references (`[1]`, `[1, 3]`) are citations unless a
+    /// definition *before* them makes them links: a definition further on
+    /// does not reach back. That keeps a streamed message's finished blocks
+    /// final (a definition arriving later cannot change them) and matches
+    /// how models write their own source lists at the end of an answer.
+    /// `definitions` are the document's marker-labelled definitions (see
+    /// [`marker_definitions`]).
+    pub(crate) fn with_marker_definitions(mut self, definitions: Vec<(String, usize)>) -> Self {
+        if self.resolver.options.syntaxes.markers {
+            self.marker_definitions = definitions;
+        }
+        self
+    }
+
+    /// Whether a reference link labelled `label` at `at` refers to a
+    /// marker definition further on.
+    fn refers_forward(&self, label: &str, at: usize) -> bool {
+        !self.marker_definitions.is_empty()
+            && self
+                .marker_definitions
+                .iter()
+                .any(|(l, start)| *start > at && *l == normalize_label(label))
+    }
+
+    /// A reference link to a later marker definition, written back as the
+    /// text it was: its `[` and closing `]` (or `][label]`) become text.
+    fn unlink_forward_reference(
+        &mut self,
+        event: Event<'a>,
+        range: Range<usize>,
+    ) -> (Event<'a>, Range<usize>) {
+        match event {
+            Event::Start(Tag::Link {
+                link_type:
+                    link_type @ (LinkType::Shortcut | LinkType::Collapsed | LinkType::Reference),
+                ref id,
+                ..
+            }) if self.unlinking.is_none() && self.refers_forward(id, range.start) => {
+                self.unlinking = Some((link_type, range.clone()));
+                self.source_text(range.start..range.start + 1)
+            }
+            Event::End(TagEnd::Link) if self.unlinking.is_some() => {
+                let Some((link_type, range)) = self.unlinking.take() else {
+                    return (event, range);
+                };
+                let source = self.markdown.get(range.clone()).unwrap_or_default();
+                let closing = match link_type {
+                    LinkType::Reference => source.rfind("][").unwrap_or(source.len()),
+                    _ => source.len().saturating_sub(1),
+                };
+                // pulldown-cmark leaves the `[]` of `[1][]` out of the range.
+                let end = match link_type {
+                    LinkType::Collapsed
+                        if self
+                            .markdown
+                            .get(range.end..)
+                            .is_some_and(|rest| rest.starts_with("[]")) =>
+                    {
+                        range.end + 2
+                    }
+                    _ => range.end,
+                };
+                self.source_text(range.start + closing..end)
+            }
+            event => (event, range),
+        }
+    }
+
+    /// The markdown in `range` as a text event.
+    fn source_text(&self, range: Range<usize>) -> (Event<'a>, Range<usize>) {
+        let text = self.markdown.get(range.clone()).unwrap_or_default();
+        (Event::Text(CowStr::Borrowed(text)), range)
     }
 
     /// The index of everything recognized so far (all of it, once the
     /// iterator is exhausted).
     pub(crate) fn finish(self) -> CitationIndex {
         self.resolver.index.finish(&self.resolver.table)
+    }
+
+    /// What was recorded, to go on with the next part of a message.
+    pub(crate) fn into_index(self) -> IndexBuilder {
+        self.resolver.index
     }
 
     /// The next event: queued output first, else pulled from the parser.
@@ -96,6 +193,11 @@ where
             let Some((event, range)) = self.events.next() else {
                 self.flush_run();
                 return self.out.pop_front();
+            };
+            let (event, range) = if self.marker_definitions.is_empty() {
+                (event, range)
+            } else {
+                self.unlink_forward_reference(event, range)
             };
             if is_inline(&event) {
                 if self.plain_block {
@@ -179,6 +281,32 @@ where
     fn citation(&self, ordinal: u32) -> Option<CitationView<'_>> {
         self.resolver.view(ordinal)
     }
+}
+
+/// The link reference definitions in `definitions` whose label is a
+/// citation marker, as (normalized label, start of the definition).
+pub(crate) fn marker_definitions(
+    definitions: &pulldown_cmark::RefDefs<'_>,
+) -> Vec<(String, usize)> {
+    definitions
+        .iter()
+        .filter(|(label, _)| is_marker_label(label))
+        .map(|(label, definition)| (normalize_label(label), definition.span.start))
+        .collect()
+}
+
+/// Whether a link label reads as citation markers (`1`, `1, 3`, `2][3`).
+pub(crate) fn is_marker_label(label: &str) -> bool {
+    !marker::only_markers(&format!("[{label}]")).is_empty()
+}
+
+/// A link label as CommonMark matches it: case-folded, whitespace collapsed.
+fn normalize_label(label: &str) -> String {
+    label
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
 }
 
 /// Something recognized inside a text run.
@@ -721,7 +849,7 @@ fn matching_end(events: &[(Event<'_>, Range<usize>)], start: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use crate::{render, CitationKind, DiagnosticKind, Mode, Options, RawHtml, Source};
+    use crate::{render, CitationKind, DiagnosticKind, Mode, Options, RawHtml, Source, Syntaxes};
 
     fn html(md: &str) -> String {
         render(md, &Options::default()).html
@@ -765,7 +893,7 @@ mod tests {
             "{footnote}"
         );
         assert_eq!(
-            html("see [1]\n\n[1]: https://x.example/"),
+            html("[1]: https://x.example/\n\nsee [1]"),
             "<p>see <a href=\"https://x.example/\" rel=\"noopener noreferrer nofollow\">1</a></p>\n"
         );
         assert!(!html("[see [1] here](https://x.example/)").contains("citation"));
@@ -791,6 +919,21 @@ mod tests {
         let partial = render("x [1, 7]", &three_sources());
         assert_eq!(partial.citations.occurrences.len(), 1);
         assert!(partial.html.contains(">1</a></sup>"), "{}", partial.html);
+    }
+
+    #[test]
+    fn only_earlier_definitions_make_markers_links() {
+        let md = "Before [1], [2][3] and [1][].\n\n[1]: https://one.example\n[3]: https://three.example\n\nAfter [1] and [2][3].\n";
+        let out = render(md, &Options::default());
+        let keys: Vec<_> = out.citations.occurrences.iter().map(|o| o.key.as_str()).collect();
+        assert_eq!(keys, ["1", "2", "3", "1"]);
+        assert!(out.html.contains("</sup>[]."), "{}", out.html);
+        assert!(out.html.contains(
+            r#"<p>After <a href="https://one.example" rel="noopener noreferrer nofollow">1</a> and <a href="https://three.example" rel="noopener noreferrer nofollow">2</a>.</p>"#
+        ), "{}", out.html);
+        // Without markers it is plain CommonMark: the definition reaches back.
+        let plain = render(md, &Options::default().with_syntaxes(Syntaxes::none()));
+        assert!(plain.html.starts_with(r#"<p>Before <a href="https://one.example""#), "{}", plain.html);
     }
 
     #[test]

@@ -76,11 +76,12 @@ const QUERY_LABEL: &str = "query";
 const QUERY_NEEDLE: &str = "/-/open-query";
 
 impl<'o> Resolver<'o> {
-    pub(crate) fn new(options: &'o Options) -> Self {
+    /// A resolver recording into `index`.
+    pub(crate) fn new(options: &'o Options, index: IndexBuilder) -> Self {
         Resolver {
             options,
             table: SourceTable::new(options.sources.as_deref(), &options.aliases),
-            index: IndexBuilder::new(),
+            index,
             short_link_needles: options
                 .short_link_patterns
                 .iter()

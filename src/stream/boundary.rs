@@ -1,0 +1,145 @@
+//! Where a streamed message can be cut: the places after which nothing
+//! still to come can change the blocks before.
+//!
+//! A cut sits at the start of a line that follows a blank line and is
+//! itself complete (its first line decides what a block is: a line still
+//! being typed may turn from `#` into `#x`, or `1` into `1.` continuing a
+//! list above). Whether the blocks before it are really closed is then
+//! read off the parser: a block that goes on past the cut (a list item's
+//! continuation, a fence, an HTML block, a footnote) straddles it.
+
+use std::cell::Cell;
+use std::ops::Range;
+
+use pulldown_cmark::Event;
+
+use crate::parse::{is_inline_end, is_inline_tag};
+
+/// The last candidate cut in `text`: the start of a complete non-blank
+/// line that follows a blank line.
+pub(super) fn last_cut(text: &str) -> Option<usize> {
+    let complete = text.rfind('\n')? + 1;
+    let mut line_end = complete;
+    let mut later_line_start: Option<usize> = None;
+    // Walk complete lines backwards: (start of a non-blank line, blank line before it).
+    loop {
+        let line_start = text[..line_end.saturating_sub(1)]
+            .rfind('\n')
+            .map_or(0, |i| i + 1);
+        let blank = is_blank(&text[line_start..line_end]);
+        if blank {
+            if let Some(start) = later_line_start {
+                return Some(start);
+            }
+        } else {
+            later_line_start = Some(line_start);
+        }
+        if line_start == 0 {
+            return None;
+        }
+        line_end = line_start;
+    }
+}
+
+fn is_blank(line: &str) -> bool {
+    line.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+}
+
+/// How parsing up to a cut went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Reached {
+    /// No top-level block started at or after the cut (yet).
+    NotYet,
+    /// A top-level block starts at or after the cut: the blocks before it
+    /// are closed.
+    Cut,
+    /// A top-level block starts before the cut and goes on past it.
+    Straddled,
+}
+
+/// The parser's events up to the first top-level block at or after `cut`;
+/// what it found goes into `reached`.
+pub(super) struct UpTo<'r, I> {
+    events: I,
+    cut: usize,
+    depth: usize,
+    reached: &'r Cell<Reached>,
+}
+
+impl<'r, I> UpTo<'r, I> {
+    pub(super) fn new(events: I, cut: usize, reached: &'r Cell<Reached>) -> Self {
+        reached.set(Reached::NotYet);
+        UpTo {
+            events,
+            cut,
+            depth: 0,
+            reached,
+        }
+    }
+}
+
+impl<'a, I> Iterator for UpTo<'_, I>
+where
+    I: Iterator<Item = (Event<'a>, Range<usize>)>,
+{
+    type Item = (Event<'a>, Range<usize>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.reached.get() != Reached::NotYet {
+            return None;
+        }
+        let (event, range) = self.events.next()?;
+        let opens_block = match &event {
+            Event::Start(tag) => !is_inline_tag(tag),
+            Event::Rule | Event::Html(_) => true,
+            _ => false,
+        };
+        if self.depth == 0 && opens_block {
+            if range.start >= self.cut {
+                self.reached.set(Reached::Cut);
+                return None;
+            }
+            if range.end > self.cut {
+                self.reached.set(Reached::Straddled);
+                return None;
+            }
+        }
+        match &event {
+            Event::Start(tag) if !is_inline_tag(tag) => self.depth += 1,
+            Event::End(tag) if !is_inline_end(*tag) => self.depth = self.depth.saturating_sub(1),
+            _ => {}
+        }
+        Some((event, range))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuts_follow_a_blank_line_and_precede_a_complete_line() {
+        assert_eq!(last_cut("a\n\nb\n"), Some(3));
+        assert_eq!(last_cut("a\n\nb"), None, "the line after the gap is still being typed");
+        assert_eq!(last_cut("a\n\nb\n\nc\nd"), Some(6));
+        assert_eq!(last_cut("a\nb\n"), None);
+        assert_eq!(last_cut("a\n  \t\nb\n"), Some(6));
+        assert_eq!(last_cut(""), None);
+        assert_eq!(last_cut("\n\n"), None);
+    }
+
+    fn reached(md: &str, cut: usize) -> Reached {
+        let cell = Cell::new(Reached::NotYet);
+        UpTo::new(crate::parse::parse(md), cut, &cell).for_each(drop);
+        cell.get()
+    }
+
+    #[test]
+    fn blocks_going_on_past_the_cut_straddle_it() {
+        assert_eq!(reached("a\n\nb\n", 3), Reached::Cut);
+        assert_eq!(reached("- a\n\n  b\n", 5), Reached::Straddled);
+        assert_eq!(reached("```\na\n\nb\n", 7), Reached::Straddled);
+        assert_eq!(reached("- a\n\nb\n", 5), Reached::Cut);
+        assert_eq!(reached("a\n\n[x]: /u\n", 3), Reached::NotYet);
+    }
+}

@@ -1,0 +1,422 @@
+//! Streaming: rendering a message as it arrives, chunk by chunk.
+//!
+//! A [`Stream`] keeps the message's unfinished end (the *open* text) and
+//! what it needs to go on from the finished part: the citation state
+//! (ordinals, source numbers) and the link reference definitions seen so
+//! far. When a blank line is followed by a complete line, the blocks before
+//! it may be final; `boundary` checks that against the parser, and their
+//! HTML becomes [`Patch::append`] — it is never parsed again. The open
+//! text is rendered as the [`Patch::tail`], through `preview`, which hides
+//! syntax still being typed.
+//!
+//! # What may keep blocks open
+//! A block is committed only when nothing later can change it, so that the
+//! appends plus the final tail equal [`render`](crate::render) of the whole
+//! message, byte for byte. Link reference definitions reach back in
+//! CommonMark: a block with a reference like `[label]` that nothing defines
+//! yet stays open until [`Stream::finish`], and so does everything after
+//! it (marker-shaped references such as `[1]` are citations whatever comes
+//! later; see the README). Footnotes (`[^1]`) are numbered across the
+//! message and also keep the rest open, as does raw HTML left unbalanced
+//! (`<details>` awaiting its `</details>`). Models rarely write these, and
+//! the message still renders correctly, only with a longer tail.
+
+mod boundary;
+mod preview;
+
+use std::cell::Cell;
+
+use pulldown_cmark::LinkType;
+use serde::{Deserialize, Serialize};
+
+use crate::cite::index::{IndexBuilder, Offset};
+use crate::cite::{marker_definitions, Citations};
+use crate::html::{write_html_part, WrittenPart};
+use crate::options::Options;
+use crate::parse::parse_noting_broken_links;
+use crate::source::{Source, SourceTable};
+use crate::{CitationIndex, Occurrence};
+use boundary::{last_cut, Reached, UpTo};
+
+/// What changed after a [`Stream::push`]: HTML to append for blocks now
+/// final, the HTML of the unfinished end to show in their place, and the
+/// citations that became final.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct Patch {
+    /// HTML of blocks that are now final: append it; it never changes.
+    pub append: String,
+    /// HTML of the block(s) still being written: replace the previous tail
+    /// with it. `None` when the push deferred it (see
+    /// [`Stream::push_deferred`]); after [`Stream::finish`] it is empty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tail: Option<String>,
+    /// The citation occurrences in `append`, in document order.
+    pub citations: Vec<Occurrence>,
+}
+
+/// An incremental renderer for a message that arrives in chunks.
+///
+/// The appends of every [`Patch`] plus the last tail equal
+/// [`render`](crate::render) of the whole message with the same options,
+/// and their citations equal its index's occurrences, however the message
+/// was cut into chunks.
+///
+/// # Examples
+/// ```
+/// use citemark::{render, Options, Stream};
+///
+/// let message = "Revenue grew [1].\n\n- EMEA **led**\n- APAC <cite id=\"call_1\">lagged</cite>\n";
+/// let options = Options::default();
+/// let mut stream = Stream::new(options.clone());
+/// let mut html = String::new();
+/// for chunk in message.as_bytes().chunks(5) {
+///     let patch = stream.push_bytes(chunk);
+///     html.push_str(&patch.append);
+///     // A host shows `html` followed by `patch.tail`: never `[1` or `**led`.
+///     assert!(!patch.tail.unwrap_or_default().contains("**"));
+/// }
+/// html.push_str(&stream.finish().append);
+/// assert_eq!(html, render(message, &options).html);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Stream {
+    options: Options,
+    /// The start of a UTF-8 character split across chunks.
+    split_char: Vec<u8>,
+    /// The message from the end of the committed part on.
+    open: String,
+    /// Bytes of the message before `open`.
+    committed: usize,
+    /// The committed part's link reference definitions, as written, each
+    /// ending in a newline, then a blank line: parsed before the open text
+    /// so its references resolve as in the whole message.
+    definitions: String,
+    /// Everything recorded about the committed part's citations.
+    index: IndexBuilder,
+    /// A cut in `open` that was tried and refused (the blocks before it go
+    /// on); the next try waits for a later cut.
+    refused_cut: Option<usize>,
+    /// Something that a later part of the message could still change was
+    /// committed-to-be (see the module docs): no more commits until finish.
+    frozen: bool,
+}
+
+impl Stream {
+    /// A stream rendering with `options`.
+    pub fn new(options: Options) -> Self {
+        Stream {
+            options,
+            split_char: Vec::new(),
+            open: String::new(),
+            committed: 0,
+            definitions: String::new(),
+            index: IndexBuilder::new(),
+            refused_cut: None,
+            frozen: false,
+        }
+    }
+
+    /// The options this stream renders with.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Replaces the sources (`None`: not known yet). HTML already appended
+    /// stays as it was; its unresolved citations keep their
+    /// `data-citation-key`, so a host resolves them in place.
+    pub fn set_sources(&mut self, sources: Option<Vec<Source>>) {
+        self.options.sources = sources;
+    }
+
+    /// Adds `chunk` to the message; returns what became final and the new tail.
+    pub fn push(&mut self, chunk: &str) -> Patch {
+        let mut patch = self.push_deferred(chunk);
+        patch.tail = Some(self.tail());
+        patch
+    }
+
+    /// Adds raw bytes, which may end inside a UTF-8 character (the rest is
+    /// expected in the next chunk). Bytes that are not UTF-8 become U+FFFD.
+    pub fn push_bytes(&mut self, chunk: &[u8]) -> Patch {
+        let text = self.decode(chunk);
+        self.push(&text)
+    }
+
+    /// Like [`Stream::push`] but leaves `tail` out (`None`): a host that
+    /// paints once per animation frame calls [`Stream::tail`] then, not
+    /// after every chunk.
+    pub fn push_deferred(&mut self, chunk: &str) -> Patch {
+        self.open.push_str(chunk);
+        let mut patch = Patch::default();
+        if chunk.contains('\n') {
+            self.commit(&mut patch);
+        }
+        patch
+    }
+
+    /// The HTML of the unfinished end of the message, with syntax still
+    /// being typed (`**bol`, `[1`, `<cite id="…`, a half-written link or
+    /// URL) shown as what it will become or held back.
+    pub fn tail(&self) -> String {
+        let shown = preview::preview(&self.open);
+        self.render_open(&shown, None).html
+    }
+
+    /// Ends the message: everything left is rendered exactly and appended.
+    /// Pushing more afterwards continues after it.
+    pub fn finish(&mut self) -> Patch {
+        if !self.split_char.is_empty() {
+            let rest = String::from_utf8_lossy(&self.split_char).into_owned();
+            self.split_char.clear();
+            self.open.push_str(&rest);
+        }
+        let open = std::mem::take(&mut self.open);
+        let written = self.render_open(&open, None);
+        let mut patch = Patch {
+            append: written.html,
+            tail: Some(String::new()),
+            citations: Vec::new(),
+        };
+        self.absorb(written.index, &mut patch);
+        self.committed += open.len();
+        self.definitions.clear();
+        self.refused_cut = None;
+        self.frozen = false;
+        patch
+    }
+
+    /// The citation index of the committed part of the message (all of it
+    /// after [`Stream::finish`]), against the current sources.
+    pub fn citation_index(&self) -> CitationIndex {
+        let table = SourceTable::new(self.options.sources.as_deref(), &self.options.aliases);
+        self.index.clone().finish(&table)
+    }
+
+    /// `chunk` as text, completing a character split off the last chunk.
+    fn decode(&mut self, chunk: &[u8]) -> String {
+        let mut bytes = std::mem::take(&mut self.split_char);
+        bytes.extend_from_slice(chunk);
+        // A character cut at the end (an incomplete sequence, not an
+        // invalid one) waits for the next chunk.
+        let keep = match std::str::from_utf8(&bytes) {
+            Ok(_) => 0,
+            Err(e) if e.error_len().is_none() => bytes.len() - e.valid_up_to(),
+            Err(_) => 0,
+        };
+        self.split_char = bytes.split_off(bytes.len() - keep);
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    /// Commits the blocks before the last cut in the open text, if they
+    /// are final.
+    fn commit(&mut self, patch: &mut Patch) {
+        if self.frozen {
+            return;
+        }
+        let Some(cut) = last_cut(&self.open) else {
+            return;
+        };
+        if self.refused_cut.is_some_and(|refused| cut <= refused) {
+            return;
+        }
+        // Only complete lines take part: the last line may still change.
+        let complete = self.open.rfind('\n').map_or(0, |i| i + 1);
+        let open = self.open[..complete].to_owned();
+        let reached = Cell::new(Reached::NotYet);
+        let written = self.render_open(&open, Some((cut, &reached)));
+        let keeps_changing = written.ambiguous_reference.is_some_and(|at| at < cut)
+            || self.open[..cut].contains("[^");
+        if keeps_changing {
+            self.frozen = true;
+            return;
+        }
+        let closed = reached.get() != Reached::Straddled
+            && !written.open_raw_html
+            && (written.html.is_empty() || written.html.ends_with('\n'));
+        if !closed {
+            self.refused_cut = Some(cut);
+            return;
+        }
+        patch.append.push_str(&written.html);
+        self.absorb(written.index, patch);
+        for definition in written.new_definitions {
+            self.definitions.push_str(definition.trim_end());
+            self.definitions.push('\n');
+        }
+        if !self.definitions.is_empty() && !self.definitions.ends_with("\n\n") {
+            self.definitions.push('\n');
+        }
+        self.open.drain(..cut);
+        self.committed += cut;
+        self.refused_cut = None;
+    }
+
+    /// Takes a rendered part's citations into the stream and the patch.
+    fn absorb(&mut self, part: IndexBuilder, patch: &mut Patch) {
+        patch
+            .citations
+            .extend_from_slice(self.index.absorb(part));
+    }
+
+    /// Renders `open` (text at the end of the committed part), after the
+    /// committed definitions; with a cut, only the blocks before the first
+    /// top-level block at or after it.
+    fn render_open(&self, open: &str, cut: Option<(usize, &Cell<Reached>)>) -> WrittenOpen {
+        let text = if self.definitions.is_empty() {
+            std::borrow::Cow::Borrowed(open)
+        } else {
+            std::borrow::Cow::Owned(format!("{}{open}", self.definitions))
+        };
+        let base = self.definitions.len();
+        let offset = Offset {
+            add: self.committed,
+            sub: base,
+        };
+        let mut ambiguous_reference: Option<usize> = None;
+        let markers_on = self.options.syntaxes.markers;
+        let events = parse_noting_broken_links(&text, |link| {
+            let marker_shaped = markers_on
+                && matches!(
+                    link.link_type,
+                    LinkType::Shortcut | LinkType::Collapsed | LinkType::Reference
+                )
+                && crate::cite::is_marker_label(&link.reference);
+            if !marker_shaped {
+                let at = link.span.start.saturating_sub(base);
+                ambiguous_reference = Some(ambiguous_reference.map_or(at, |a| a.min(at)));
+            }
+        });
+        let all_definitions = marker_definitions(events.reference_definitions());
+        let new_definitions: Vec<String> = match cut {
+            Some((cut, _)) => events
+                .reference_definitions()
+                .iter()
+                .map(|(_, d)| d.span.clone())
+                .filter(|span| span.start >= base && span.end <= base + cut)
+                .filter_map(|span| text.get(span).map(str::to_owned))
+                .collect(),
+            None => Vec::new(),
+        };
+        let index = self.index.part(offset);
+        let (html, open_raw_html, index) = match cut {
+            Some((cut, reached)) => {
+                let events = UpTo::new(events, base + cut, reached);
+                let mut citations = Citations::resume(&text, events, &self.options, index)
+                    .with_marker_definitions(all_definitions);
+                let WrittenPart {
+                    html,
+                    open_raw_html,
+                } = write_html_part(&mut citations, &self.options, cut * 2);
+                (html, open_raw_html, citations.into_index())
+            }
+            None => {
+                let mut citations = Citations::resume(&text, events, &self.options, index)
+                    .with_marker_definitions(all_definitions);
+                let WrittenPart {
+                    html,
+                    open_raw_html,
+                } = write_html_part(&mut citations, &self.options, open.len() * 2);
+                (html, open_raw_html, citations.into_index())
+            }
+        };
+        WrittenOpen {
+            html,
+            open_raw_html,
+            index,
+            ambiguous_reference,
+            new_definitions,
+        }
+    }
+}
+
+/// A rendering of (part of) the open text.
+struct WrittenOpen {
+    html: String,
+    open_raw_html: bool,
+    index: IndexBuilder,
+    /// Where the first reference that a later definition could still turn
+    /// into a link is, in the open text.
+    ambiguous_reference: Option<usize>,
+    /// The source text of the definitions before the cut.
+    new_definitions: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render;
+
+    fn streamed(message: &str, chunk: usize, options: &Options) -> (String, Vec<Occurrence>) {
+        let mut stream = Stream::new(options.clone());
+        let mut html = String::new();
+        let mut citations = Vec::new();
+        for piece in message.as_bytes().chunks(chunk) {
+            let patch = stream.push_bytes(piece);
+            html.push_str(&patch.append);
+            citations.extend(patch.citations);
+        }
+        let last = stream.finish();
+        html.push_str(&last.append);
+        citations.extend(last.citations);
+        (html, citations)
+    }
+
+    fn assert_equivalent(message: &str) {
+        let options = Options::default();
+        let whole = render(message, &options);
+        for chunk in [1, 2, 3, 7, 64] {
+            let (html, citations) = streamed(message, chunk, &options);
+            assert_eq!(html, whole.html, "chunk {chunk}: {message:?}");
+            assert_eq!(citations, whole.citations.occurrences, "chunk {chunk}");
+        }
+    }
+
+    #[test]
+    fn streamed_equals_one_shot() {
+        assert_equivalent("# Title\n\nOne [1] two <cite id=\"a\">x</cite>.\n\n- a\n- b\n\n  c\n\nend\n");
+        assert_equivalent("[a]: https://a.example\n\nsee [a] and [b]\n\n[b]: /b\n\nlater [a] [b]\n");
+        assert_equivalent("x[^1]\n\n[^1]: note\n\ny [^1]\n");
+        assert_equivalent("<details>\n\n**x**\n\n</details>\n\nafter\n");
+        assert_equivalent("héllo wörld ✓ [1]\n\n日本語のテキスト\n");
+        assert_equivalent("1. a\n\n2\n\n3. b\n");
+        assert_equivalent("```\ncode\n\nmore\n```\n\nafter\n");
+    }
+
+    #[test]
+    fn finished_blocks_are_appended_as_they_close() {
+        let mut stream = Stream::new(Options::default());
+        assert_eq!(stream.push("First paragraph.\n\n").append, "");
+        let patch = stream.push("Second");
+        assert_eq!(patch.append, "", "the line after the gap is not complete yet");
+        let patch = stream.push(" one.\n");
+        assert_eq!(patch.append, "<p>First paragraph.</p>\n");
+        assert_eq!(patch.tail.as_deref(), Some("<p>Second one.</p>\n"));
+    }
+
+    #[test]
+    fn split_characters_wait_for_their_other_bytes() {
+        let mut stream = Stream::new(Options::default());
+        let bytes = "é".as_bytes();
+        stream.push_bytes(&bytes[..1]);
+        let patch = stream.push_bytes(&bytes[1..]);
+        assert_eq!(patch.tail.as_deref(), Some("<p>é</p>\n"));
+        let mut broken = Stream::new(Options::default());
+        broken.push_bytes(b"a\xff");
+        assert_eq!(broken.finish().append, "<p>a\u{fffd}</p>\n");
+    }
+
+    #[test]
+    fn late_sources_resolve_later_blocks() {
+        let mut stream = Stream::new(Options::default());
+        let first = stream.push("Claim [1].\n\nNext\n");
+        assert!(first.append.contains("citation-unresolved"));
+        stream.set_sources(Some(vec![Source::with_id("s").with_title("One")]));
+        let last = stream.finish();
+        assert!(last.citations.is_empty());
+        let index = stream.citation_index();
+        assert_eq!(index.occurrences.len(), 1);
+        assert_eq!(index.uncited.len(), 1);
+    }
+}

@@ -1,0 +1,102 @@
+//! What several integration tests share: the sample answers and a
+//! generator of random citation-heavy markdown.
+#![allow(dead_code)] // each test binary uses its own part
+
+use std::path::{Path, PathBuf};
+
+use citemark::Options;
+use proptest::prelude::*;
+
+/// The files in `tests/<dir>` ending in `.<extension>`, sorted.
+pub fn files(dir: &str, extension: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(dir);
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.expect("readable directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == extension) && !p.ends_with("README.md"))
+        .collect();
+    paths.sort();
+    paths
+}
+
+/// A realistic answer from `tests/samples/`, with its sources if it has any.
+pub struct Sample {
+    pub name: String,
+    pub markdown: String,
+    pub options: Options,
+}
+
+pub fn samples() -> Vec<Sample> {
+    files("samples", "md")
+        .into_iter()
+        .map(|path| {
+            let name = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .expect("UTF-8 name")
+                .to_owned();
+            let markdown = std::fs::read_to_string(&path).expect("sample is UTF-8");
+            let sources = path.with_file_name(format!("{name}.sources.json"));
+            let options = match std::fs::read_to_string(&sources) {
+                Ok(json) => Options::default()
+                    .with_sources_json(&json)
+                    .unwrap_or_else(|e| panic!("{}: {e}", sources.display())),
+                Err(_) => Options::default(),
+            };
+            Sample {
+                name,
+                markdown,
+                options,
+            }
+        })
+        .collect()
+}
+
+/// Fragments that exercise citation syntax and its edges, glued at random.
+fn fragment() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("[1]".to_owned()),
+        Just("[2, 3]".to_owned()),
+        Just("[1-3]".to_owned()),
+        Just("[1#p=2]".to_owned()),
+        Just("<cite id=\"a\">".to_owned()),
+        Just("<cite>".to_owned()),
+        Just("</cite>".to_owned()),
+        Just("<cite id='b'/>".to_owned()),
+        Just("([l](https://h/-/ai/conversations/c/call/a))".to_owned()),
+        Just("https://h/-/ai/conversations/c/call/b".to_owned()),
+        Just("[q](https://h/-/open-query?query=%7B%22a%22%3A1%7D%7D)".to_owned()),
+        Just("www.example.com".to_owned()),
+        Just("**".to_owned()),
+        Just("_".to_owned()),
+        Just("`".to_owned()),
+        Just("\n".to_owned()),
+        Just("\n\n".to_owned()),
+        Just("\n```\n".to_owned()),
+        Just("| a | b |\n|---|---|\n".to_owned()),
+        Just("> ".to_owned()),
+        Just("- ".to_owned()),
+        Just("1. ".to_owned()),
+        Just("    ".to_owned()),
+        Just("# ".to_owned()),
+        Just("---".to_owned()),
+        Just("<details>\n".to_owned()),
+        Just("</details>\n".to_owned()),
+        Just("<b>".to_owned()),
+        Just("\\".to_owned()),
+        Just("(".to_owned()),
+        Just(")".to_owned()),
+        Just("[".to_owned()),
+        Just("]".to_owned()),
+        Just("[^1]".to_owned()),
+        Just("[1]: https://x/\n".to_owned()),
+        Just("[a]".to_owned()),
+        Just("[a]: /a\n".to_owned()),
+        "[a-zé✓ ]{0,6}",
+    ]
+}
+
+/// Random markdown built from [`fragment`]s.
+pub fn markdown() -> impl Strategy<Value = String> {
+    prop::collection::vec(fragment(), 0..40).prop_map(|parts| parts.concat())
+}

@@ -66,7 +66,11 @@ fn samples_commit_as_they_go() {
         }
         let at_finish = stream.finish().append.len();
         let total = before_finish + at_finish;
-        println!("{:32} {:5.1}% appended before finish", sample.name, 100.0 * before_finish as f64 / total as f64);
+        println!(
+            "{:32} {:5.1}% appended before finish",
+            sample.name,
+            100.0 * before_finish as f64 / total as f64
+        );
         // Footnotes keep the rest of a message open (see the stream docs).
         if !sample.markdown.contains("[^") {
             assert!(
@@ -98,4 +102,117 @@ proptest! {
         let (html, _) = stream(&md, &chunked(md.len(), 1), &options);
         prop_assert_eq!(&html, &whole.html, "1-byte chunks");
     }
+}
+
+/// The text a reader sees in `html`: tags dropped, entities decoded,
+/// whitespace runs read as one space.
+fn visible(html: &str) -> String {
+    let mut text = String::with_capacity(html.len());
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    let text = text
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&");
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// For each push: whether what the reader sees (appended HTML + tail) is
+/// a prefix of what they will finally see, and if not, the step's view.
+fn prefix_steps(message: &str, size: usize, options: &Options) -> (usize, usize, Vec<String>) {
+    let last = visible(&render(message, options).html);
+    let mut stream = Stream::new(options.clone());
+    let mut appended = String::new();
+    let (mut good, mut total, mut bad) = (0, 0, Vec::new());
+    for chunk in message.as_bytes().chunks(size) {
+        let patch = stream.push_bytes(chunk);
+        appended.push_str(&visible(&patch.append));
+        appended.push(' ');
+        let tail = visible(&patch.tail.unwrap_or_default());
+        let seen = format!("{appended} {tail}")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        total += 1;
+        if last.starts_with(&seen) {
+            good += 1;
+        } else {
+            bad.push(seen);
+        }
+    }
+    (good, total, bad)
+}
+
+/// The prefix rate: the share of pushes after which the reader sees a
+/// prefix of the final text (nothing shown that later changes or goes).
+/// Prints the report quoted in the README; run with `--nocapture`.
+#[test]
+fn prefix_rate() {
+    let mut report = String::from("sample                           1-byte   4-byte  16-byte\n");
+    let mut all = [(0usize, 0usize); 3];
+    // Footnote references are genuinely ambiguous: `[^x]` is text until a
+    // definition arrives, usually at the very end.
+    let mut without_footnotes = (0usize, 0usize);
+    for sample in samples() {
+        report.push_str(&format!("{:32}", sample.name));
+        for (slot, size) in [1, 4, 16].into_iter().enumerate() {
+            let (good, total, bad) = prefix_steps(&sample.markdown, size, &sample.options);
+            all[slot].0 += good;
+            all[slot].1 += total;
+            if !sample.markdown.contains("[^") {
+                without_footnotes.0 += good;
+                without_footnotes.1 += total;
+            }
+            report.push_str(&format!(" {:7.2}%", 100.0 * good as f64 / total as f64));
+            if std::env::var_os("CITEMARK_SHOW_FLICKER").is_some() {
+                let last = visible(&render(&sample.markdown, &sample.options).html);
+                for view in bad.iter().take(3) {
+                    let same = view
+                        .chars()
+                        .zip(last.chars())
+                        .take_while(|(a, b)| a == b)
+                        .count();
+                    let from = same.saturating_sub(30);
+                    let seen: String = view.chars().skip(from).take(50).collect();
+                    let wanted: String = last.chars().skip(from).take(50).collect();
+                    eprintln!(
+                        "{} @{size}: seen …{seen}\n{:width$}   final …{wanted}",
+                        sample.name,
+                        "",
+                        width = sample.name.len()
+                    );
+                }
+            }
+        }
+        report.push('\n');
+    }
+    report.push_str(&format!("{:32}", "all samples"));
+    for (good, total) in all {
+        report.push_str(&format!(" {:7.2}%", 100.0 * good as f64 / total as f64));
+    }
+    report.push_str(&format!(
+        "\n{:32} {:7.2}% (all chunk sizes)",
+        "all samples without footnotes",
+        100.0 * without_footnotes.0 as f64 / without_footnotes.1 as f64
+    ));
+    println!("{report}");
+    for (good, total) in all {
+        assert!(
+            good * 100 >= total * 90,
+            "prefix rate fell below 90%:\n{report}"
+        );
+    }
+    assert!(
+        without_footnotes.0 * 1000 >= without_footnotes.1 * 999,
+        "prefix rate without footnotes fell below 99.9%:\n{report}"
+    );
 }

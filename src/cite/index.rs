@@ -259,7 +259,9 @@ impl IndexBuilder {
 
     /// The occurrence with this ordinal.
     pub(crate) fn occurrence(&self, ordinal: u32) -> Option<&Occurrence> {
-        let slot = usize::try_from(ordinal).ok()?.checked_sub(1 + self.earlier)?;
+        let slot = usize::try_from(ordinal)
+            .ok()?
+            .checked_sub(1 + self.earlier)?;
         self.occurrences.get(slot)
     }
 

@@ -925,7 +925,12 @@ mod tests {
     fn only_earlier_definitions_make_markers_links() {
         let md = "Before [1], [2][3] and [1][].\n\n[1]: https://one.example\n[3]: https://three.example\n\nAfter [1] and [2][3].\n";
         let out = render(md, &Options::default());
-        let keys: Vec<_> = out.citations.occurrences.iter().map(|o| o.key.as_str()).collect();
+        let keys: Vec<_> = out
+            .citations
+            .occurrences
+            .iter()
+            .map(|o| o.key.as_str())
+            .collect();
         assert_eq!(keys, ["1", "2", "3", "1"]);
         assert!(out.html.contains("</sup>[]."), "{}", out.html);
         assert!(out.html.contains(
@@ -933,7 +938,13 @@ mod tests {
         ), "{}", out.html);
         // Without markers it is plain CommonMark: the definition reaches back.
         let plain = render(md, &Options::default().with_syntaxes(Syntaxes::none()));
-        assert!(plain.html.starts_with(r#"<p>Before <a href="https://one.example""#), "{}", plain.html);
+        assert!(
+            plain
+                .html
+                .starts_with(r#"<p>Before <a href="https://one.example""#),
+            "{}",
+            plain.html
+        );
     }
 
     #[test]

@@ -42,7 +42,8 @@ pub(super) fn last_cut(text: &str) -> Option<usize> {
 }
 
 fn is_blank(line: &str) -> bool {
-    line.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+    line.bytes()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
 }
 
 /// How parsing up to a cut went.
@@ -120,7 +121,11 @@ mod tests {
     #[test]
     fn cuts_follow_a_blank_line_and_precede_a_complete_line() {
         assert_eq!(last_cut("a\n\nb\n"), Some(3));
-        assert_eq!(last_cut("a\n\nb"), None, "the line after the gap is still being typed");
+        assert_eq!(
+            last_cut("a\n\nb"),
+            None,
+            "the line after the gap is still being typed"
+        );
         assert_eq!(last_cut("a\n\nb\n\nc\nd"), Some(6));
         assert_eq!(last_cut("a\nb\n"), None);
         assert_eq!(last_cut("a\n  \t\nb\n"), Some(6));

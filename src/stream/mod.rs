@@ -255,9 +255,7 @@ impl Stream {
 
     /// Takes a rendered part's citations into the stream and the patch.
     fn absorb(&mut self, part: IndexBuilder, patch: &mut Patch) {
-        patch
-            .citations
-            .extend_from_slice(self.index.absorb(part));
+        patch.citations.extend_from_slice(self.index.absorb(part));
     }
 
     /// Renders `open` (text at the end of the committed part), after the
@@ -375,8 +373,12 @@ mod tests {
 
     #[test]
     fn streamed_equals_one_shot() {
-        assert_equivalent("# Title\n\nOne [1] two <cite id=\"a\">x</cite>.\n\n- a\n- b\n\n  c\n\nend\n");
-        assert_equivalent("[a]: https://a.example\n\nsee [a] and [b]\n\n[b]: /b\n\nlater [a] [b]\n");
+        assert_equivalent(
+            "# Title\n\nOne [1] two <cite id=\"a\">x</cite>.\n\n- a\n- b\n\n  c\n\nend\n",
+        );
+        assert_equivalent(
+            "[a]: https://a.example\n\nsee [a] and [b]\n\n[b]: /b\n\nlater [a] [b]\n",
+        );
         assert_equivalent("x[^1]\n\n[^1]: note\n\ny [^1]\n");
         assert_equivalent("<details>\n\n**x**\n\n</details>\n\nafter\n");
         assert_equivalent("héllo wörld ✓ [1]\n\n日本語のテキスト\n");
@@ -389,7 +391,10 @@ mod tests {
         let mut stream = Stream::new(Options::default());
         assert_eq!(stream.push("First paragraph.\n\n").append, "");
         let patch = stream.push("Second");
-        assert_eq!(patch.append, "", "the line after the gap is not complete yet");
+        assert_eq!(
+            patch.append, "",
+            "the line after the gap is not complete yet"
+        );
         let patch = stream.push(" one.\n");
         assert_eq!(patch.append, "<p>First paragraph.</p>\n");
         assert_eq!(patch.tail.as_deref(), Some("<p>Second one.</p>\n"));

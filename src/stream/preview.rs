@@ -1,6 +1,515 @@
-//! The tail's preview: the open text as it will look once complete.
+//! The tail's preview: the open text edited so that what is still being
+//! typed shows as what it will become, or not at all — never as markup
+//! that flashes and then jumps.
+//!
+//! Only the last block is edited (the text after the last blank line):
+//! - an unclosed `` ` ``, `**`, `*`, `_`, `__` or `~~` is closed, or
+//!   dropped when nothing follows it yet;
+//! - a half-written link `[label](https://…` shows its label; `[label` and
+//!   `[label]` show the label; a half-written marker `[1` or `[1,` is held;
+//! - a half-written tag (`<cite id="…`, `</ci`), entity (`&am`), trailing
+//!   backslash, or bare URL still being typed (`https://app/-/ai/conv…`,
+//!   which may yet become a short-link citation) is held;
+//! - a table row whose delimiter row has not arrived is held;
+//! - inside an open code fence, a closing fence being typed is held.
+//!
+//! The edits are heuristics for display only: what is committed, and the
+//! final render, never go through here.
+
 use std::borrow::Cow;
 
+/// The open text as the tail should show it.
 pub(super) fn preview(open: &str) -> Cow<'_, str> {
-    Cow::Borrowed(open)
+    if let Some(fence_end) = open_fence_partial_close(open) {
+        return Cow::Borrowed(&open[..fence_end]);
+    }
+    if in_open_fence(open) {
+        return Cow::Borrowed(open);
+    }
+    let block_start = last_block_start(open);
+    let block = &open[block_start..];
+    let mut shown = block.to_owned();
+    hide_table_without_delimiter(&mut shown);
+    // Closing spans can drop an opener with nothing after it, which can
+    // bare something else unfinished before it: a second round.
+    for _ in 0..2 {
+        for _ in 0..8 {
+            let before = shown.len();
+            hide_unfinished_end(&mut shown);
+            if shown.len() == before {
+                break;
+            }
+        }
+        close_open_spans(&mut shown);
+    }
+    if shown == block {
+        Cow::Borrowed(open)
+    } else {
+        Cow::Owned(format!("{}{shown}", &open[..block_start]))
+    }
+}
+
+/// Where the last block starts: after the last blank line.
+fn last_block_start(text: &str) -> usize {
+    let mut at = text.len();
+    while let Some(newline) = text[..at].rfind('\n') {
+        let line_start = text[..newline].rfind('\n').map_or(0, |i| i + 1);
+        if text[line_start..newline].trim().is_empty() {
+            return newline + 1;
+        }
+        at = line_start;
+        if at == 0 {
+            break;
+        }
+    }
+    0
+}
+
+/// The fence that opens a line, if any: (fence character, length).
+fn fence_of(line: &str) -> Option<(u8, usize)> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    let rest = &line[indent..];
+    let c = *rest.as_bytes().first()?;
+    if indent > 3 || !matches!(c, b'`' | b'~') {
+        return None;
+    }
+    let n = rest.bytes().take_while(|&b| b == c).count();
+    (n >= 3).then_some((c, n))
+}
+
+/// The fence left open at the end of `text`, if any.
+fn open_fence(text: &str) -> Option<(u8, usize)> {
+    let mut open: Option<(u8, usize)> = None;
+    for line in text.split_inclusive('\n') {
+        match (open, fence_of(line)) {
+            (None, Some(fence)) => open = Some(fence),
+            (Some((c, n)), Some((c2, n2)))
+                if c == c2 && n2 >= n && line.trim_end().bytes().all(|b| b == c || b == b' ') =>
+            {
+                open = None;
+            }
+            _ => {}
+        }
+    }
+    open
+}
+
+fn in_open_fence(text: &str) -> bool {
+    open_fence(text).is_some()
+}
+
+/// Inside an open fence, a last line that is the closing fence being
+/// typed (``` `` ```): where the text should end instead.
+fn open_fence_partial_close(text: &str) -> Option<usize> {
+    let line_start = text.rfind('\n').map_or(0, |i| i + 1);
+    let last = &text[line_start..];
+    let (c, _) = open_fence(&text[..line_start])?;
+    let trimmed = last.trim_start_matches(' ');
+    (!trimmed.is_empty() && trimmed.bytes().all(|b| b == c)).then_some(line_start)
+}
+
+/// Whether `line` is a table delimiter row (`|---|:-:|`).
+fn is_delimiter_row(line: &str) -> bool {
+    let cells = line.trim().trim_matches('|');
+    !cells.is_empty()
+        && cells.contains('-')
+        && cells.split('|').all(|cell| {
+            cell.trim().trim_matches(':').bytes().all(|b| b == b'-') && cell.contains('-')
+        })
+}
+
+/// A table header (or its delimiter row being typed) shows as pipes until
+/// the delimiter row is complete: hold it.
+fn hide_table_without_delimiter(block: &mut String) {
+    if !block.contains('|') {
+        return;
+    }
+    let lines: Vec<(usize, &str)> = block
+        .split_inclusive('\n')
+        .scan(0, |at, line| {
+            let start = *at;
+            *at += line.len();
+            Some((start, line))
+        })
+        .collect();
+    let complete_delimiter = lines
+        .iter()
+        .any(|(_, line)| line.ends_with('\n') && is_delimiter_row(line));
+    let Some(&(last_start, last)) = lines.last() else {
+        return;
+    };
+    if complete_delimiter {
+        // A row shows once it is whole.
+        if !last.ends_with('\n') && lines.len() > 2 {
+            block.truncate(last_start);
+        }
+        return;
+    }
+    let typing_delimiter = !last.ends_with('\n')
+        && last
+            .trim()
+            .bytes()
+            .all(|b| matches!(b, b'|' | b'-' | b':' | b' '))
+        && !last.trim().is_empty();
+    let cut = if typing_delimiter {
+        let header = lines
+            .len()
+            .checked_sub(2)
+            .and_then(|i| lines.get(i))
+            .filter(|(_, line)| line.contains('|'));
+        Some(header.map_or(last_start, |(start, _)| *start))
+    } else {
+        last.contains('|').then_some(last_start)
+    };
+    if let Some(cut) = cut {
+        block.truncate(cut);
+    }
+}
+
+/// Holds back what is being typed at the very end: a backslash, an
+/// entity, a tag, a link or marker, a bare URL.
+fn hide_unfinished_end(block: &mut String) {
+    if block.ends_with(['\\', '(', '!']) {
+        block.pop();
+        return;
+    }
+    if let Some(amp) = block.rfind('&') {
+        let rest = &block[amp + 1..];
+        if rest.len() <= 32 && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'#') {
+            block.truncate(amp);
+            return;
+        }
+    }
+    if let Some(lt) = block.rfind('<') {
+        let rest = &block[lt + 1..];
+        let tag_like = rest
+            .bytes()
+            .next()
+            .is_none_or(|b| b.is_ascii_alphabetic() || b == b'/' || b == b'!');
+        if tag_like && !tag_is_closed(rest) {
+            block.truncate(lt);
+            return;
+        }
+    }
+    if hide_unfinished_bracket(block) {
+        return;
+    }
+    let line_start = block.rfind('\n').map_or(0, |i| i + 1);
+    let token_start = block[line_start..]
+        .rfind(char::is_whitespace)
+        .map_or(line_start, |i| line_start + i + 1);
+    let token = block[token_start..].trim_start_matches(['(', '<', '*', '_']);
+    let url_being_typed = ["https://", "http://", "www."].iter().any(|scheme| {
+        token.starts_with(scheme) || (!token.is_empty() && scheme.starts_with(token))
+    });
+    // A line that is only digits may be an ordered list item's number; one
+    // of only `-`, `=`, `*` or `_` a rule or a setext underline.
+    let line = &block[line_start..];
+    let list_number =
+        token_start == line_start && !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit());
+    let rule_or_underline = !line.trim().is_empty()
+        && line.trim().len() > 1
+        && line
+            .bytes()
+            .all(|b| matches!(b, b'-' | b'=' | b'*' | b'_' | b' '));
+    if rule_or_underline {
+        block.truncate(line_start);
+        return;
+    }
+    if url_being_typed || list_number {
+        block.truncate(token_start + (block.len() - token_start - token.len()));
+    }
+}
+
+/// Whether a code span is opened and not closed yet.
+fn has_open_code_span(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'`' => {
+                let n = bytes[i..].iter().take_while(|&&b| b == b'`').count();
+                match text[i + n..].find(&text[i..i + n]) {
+                    Some(close) => i += n + close + n,
+                    None => return true,
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    false
+}
+
+/// Whether the tag starting just before `rest` has its `>` (one outside
+/// quoted attribute values).
+fn tag_is_closed(rest: &str) -> bool {
+    tag_end(rest).is_some()
+}
+
+/// Where the tag starting just before `rest` ends (after its `>`), if it
+/// is a tag and is complete.
+fn tag_end(rest: &str) -> Option<usize> {
+    let first = rest.bytes().next()?;
+    if !(first.is_ascii_alphabetic() || first == b'/' || first == b'!') {
+        return None;
+    }
+    let mut quote: Option<u8> = None;
+    for (i, c) in rest.bytes().enumerate() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, b'"' | b'\'') => quote = Some(c),
+            (None, b'>') => return Some(i + 1),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The last `[` not closed by a `]`, outside code spans.
+fn unmatched_bracket(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut open: Vec<usize> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 1,
+            b'`' => {
+                let n = bytes[i..].iter().take_while(|&&b| b == b'`').count();
+                let fence = &text[i..i + n];
+                match text[i + n..].find(fence) {
+                    Some(close) => i += n + close + n - 1,
+                    None => i += n - 1,
+                }
+            }
+            b'[' => open.push(i),
+            b']' => {
+                open.pop();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    open.pop()
+}
+
+/// `[label](https://…` shows `label`; `[label` and `[label]` at the end
+/// show `label`; `[1` and `[1,` are held. Whether anything changed.
+fn hide_unfinished_bracket(block: &mut String) -> bool {
+    if has_open_code_span(block) || block.ends_with('`') {
+        // Brackets in code are shown as typed.
+        return false;
+    }
+    let trimmed = block.trim_end_matches([' ', '\t']).len();
+    block.truncate(trimmed);
+    if let Some(open) = unmatched_bracket(block) {
+        let inner = &block[open + 1..];
+        let held = inner.is_empty()
+            || matches!(inner, " " | "x" | "X")
+            || inner.starts_with('^')
+            || (inner.as_bytes()[0].is_ascii_digit()
+                && inner.bytes().all(|b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b',' | b' ' | b'-' | b'#' | b'=')
+                }));
+        if held {
+            block.truncate(open);
+        } else {
+            let label_end = inner.find("](").map_or(block.len(), |i| open + 1 + i);
+            show_label(block, open, label_end);
+        }
+        return true;
+    }
+    // `[label](` … with the `]` typed: a link whose URL is still coming.
+    if let Some(paren) = block.rfind("](") {
+        if !block[paren..].contains(')') {
+            if let Some(open) = block[..paren].rfind('[') {
+                show_label(block, open, paren);
+                return true;
+            }
+        }
+    }
+    if block.ends_with(']') {
+        if let Some(open) = block.rfind('[') {
+            let inner = &block[open + 1..block.len() - 1];
+            if matches!(inner, " " | "x" | "X") {
+                // A task box shows as one once its item has text.
+                block.truncate(open);
+                return true;
+            }
+            let marker = inner.bytes().next().is_some_and(|b| b.is_ascii_digit());
+            if !marker && !inner.starts_with('^') {
+                show_label(block, open, block.len() - 1);
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// A link being typed, its label from `open` (the `[`) to `label_end`:
+/// the label shows alone. An image shows nothing yet (its alt text shows
+/// only if its URL is refused), nor does a link in `(…)`, whose
+/// parentheses go if it turns out to be a citation.
+fn show_label(block: &mut String, open: usize, label_end: usize) {
+    if block[..open].ends_with(['!', '(']) {
+        block.truncate(open - 1);
+        return;
+    }
+    let label = block[open + 1..label_end].to_owned();
+    block.truncate(open);
+    block.push_str(&label);
+}
+
+/// Closes code spans and emphasis left open at the end, innermost first;
+/// an opener with nothing after it yet is dropped instead.
+fn close_open_spans(block: &mut String) {
+    let bytes = block.as_bytes();
+    // (position, delimiter) of each unclosed opener.
+    let mut open: Vec<(usize, String)> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c == b'\\' {
+            i += 2;
+            continue;
+        }
+        if c == b'`' {
+            let n = bytes[i..].iter().take_while(|&&b| b == b'`').count();
+            let fence = &block[i..i + n];
+            match block[i + n..].find(fence) {
+                Some(close) => i += n + close + n,
+                None => {
+                    open.push((i, fence.to_owned()));
+                    break;
+                }
+            }
+            continue;
+        }
+        if c == b'<' {
+            // Delimiters inside a tag (`target="_blank"`) are not emphasis.
+            if let Some(end) = tag_end(&block[i + 1..]) {
+                i += 1 + end;
+                continue;
+            }
+        }
+        if matches!(c, b'*' | b'_' | b'~') {
+            let n = bytes[i..].iter().take_while(|&&b| b == c).count();
+            let before = block[..i].chars().next_back();
+            let after = block[i + n..].chars().next();
+            let can_open = after.is_some_and(|a| !a.is_whitespace())
+                && !(c == b'_' && before.is_some_and(char::is_alphanumeric));
+            let can_close = before.is_some_and(|b| !b.is_whitespace())
+                && !(c == b'_' && after.is_some_and(char::is_alphanumeric));
+            let delimiter = &block[i..i + n];
+            let closes = can_close
+                && open
+                    .iter()
+                    .rposition(|(_, d)| d == delimiter)
+                    .is_some_and(|at| {
+                        open.truncate(at);
+                        true
+                    });
+            let line_start = block[..i].rfind('\n').map_or(0, |p| p + 1);
+            let bullet =
+                c != b'~' && n == 1 && block[line_start..i].trim().is_empty() && after == Some(' ');
+            if !closes
+                && (can_open || after.is_none())
+                && !bullet
+                && (c != b'~' || n == 2 || after.is_none())
+            {
+                open.push((i, delimiter.to_owned()));
+            }
+            i += n;
+            continue;
+        }
+        i += 1;
+    }
+    let mut closing = String::new();
+    for (at, delimiter) in open.iter().rev() {
+        let after = &block[at + delimiter.len()..];
+        if after.trim().is_empty() {
+            // Nothing emphasized or quoted yet: drop the opener.
+            block.truncate(*at);
+            closing.clear();
+        } else {
+            closing.push_str(delimiter);
+        }
+    }
+    let trimmed = block.trim_end_matches([' ', '\t']).len();
+    block.truncate(trimmed);
+    block.push_str(&closing);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::preview;
+
+    #[track_caller]
+    fn shows(open: &str, expected: &str) {
+        assert_eq!(preview(open), expected, "{open:?}");
+    }
+
+    #[test]
+    fn unclosed_spans_render_closed() {
+        shows("some **bol", "some **bol**");
+        shows("a *it", "a *it*");
+        shows("x `co", "x `co`");
+        shows("~~gone", "~~gone~~");
+        shows("**a _b", "**a _b_**");
+        shows("done **", "done");
+        shows("snake_case and", "snake_case and");
+        shows("* item", "* item");
+        shows("**a** b", "**a** b");
+    }
+
+    #[test]
+    fn half_written_links_and_markers() {
+        shows("see [1", "see");
+        shows("see [1, 2", "see");
+        shows("see [the docs](https://exa", "see the docs");
+        shows("see [the docs", "see the docs");
+        shows("see [the docs]", "see the docs");
+        shows("done [1]", "done [1]");
+        shows("- [ ]", "-");
+        shows("see [^fo", "see");
+        shows("half ([open query](https://app/-/open-q", "half");
+        shows("half (", "half");
+    }
+
+    #[test]
+    fn half_written_tags_urls_entities() {
+        shows("by <cite id=\"ca", "by");
+        shows("by <cite id=\"a\">rev</ci", "by <cite id=\"a\">rev");
+        shows("at https://app/-/ai/conv", "at");
+        shows("at http", "at");
+        shows("a &am", "a");
+        shows("a \\", "a");
+        shows("fine: !", "fine:");
+        shows("above.\n\n--", "above.\n\n");
+        shows("here: h", "here:");
+        shows("<a target=\"_blank\">a link", "<a target=\"_blank\">a link");
+        shows("odd <cite id='\">", "odd");
+        shows("however", "however");
+        shows("March:\n1", "March:\n");
+        shows("an ![lo", "an");
+        shows("  - [ ] `", "  -");
+        shows("x `[a](b", "x `[a](b`");
+        shows("That ~2.8", "That ~2.8");
+    }
+
+    #[test]
+    fn tables_wait_for_their_delimiter_row() {
+        shows("Intro\n\n| a | b |\n", "Intro\n\n");
+        shows("Intro\n\n| a | b |\n|--", "Intro\n\n");
+        shows("Intro\n\n|", "Intro\n\n");
+        shows("| a | b |\n|---|---|\n| 1 |", "| a | b |\n|---|---|\n");
+    }
+
+    #[test]
+    fn open_fences_stay_code() {
+        shows("```rust\nlet a = `x", "```rust\nlet a = `x");
+        shows("```\ncode\n``", "```\ncode\n");
+        shows("```\ncode\n```\n\nmore *x", "```\ncode\n```\n\nmore *x*");
+    }
 }

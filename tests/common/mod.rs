@@ -9,7 +9,9 @@ use proptest::prelude::*;
 
 /// The files in `tests/<dir>` ending in `.<extension>`, sorted.
 pub fn files(dir: &str, extension: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(dir);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(dir);
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|entry| entry.expect("readable directory entry").path())

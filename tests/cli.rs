@@ -173,3 +173,59 @@ fn from_rejects_unknown_formats_and_non_json() {
     let out = citemark(&["render", "--from", "anthropic", "-"], b"not json");
     assert_one_line_error(&out, "anthropic response is not JSON");
 }
+
+#[test]
+fn stream_prints_one_patch_per_chunk_that_add_up_to_render() {
+    let answer = "Grüße **aus** Köln [1].\n\n- one\n- two <cite id=\"a\">x</cite>\n";
+    let sources = temp_file(
+        "stream-sources.json",
+        r#"[{"title": "One", "href": "https://one.example/"}]"#,
+    );
+    let sources = sources.to_str().expect("UTF-8 temp path");
+    let rendered = citemark(
+        &["render", "--sources", sources, "--mode", "button"],
+        answer.as_bytes(),
+    );
+    let out = citemark(
+        &[
+            "stream",
+            "--chunk-size",
+            "1",
+            "--sources",
+            sources,
+            "--mode",
+            "button",
+        ],
+        answer.as_bytes(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8 output");
+    let patches: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each line is a JSON patch"))
+        .collect();
+    assert_eq!(patches.len(), answer.len() + 1, "one per byte, then finish");
+    let html: String = patches
+        .iter()
+        .filter_map(|p| p["append"].as_str())
+        .collect();
+    assert_eq!(html, String::from_utf8_lossy(&rendered.stdout));
+    let citations: usize = patches
+        .iter()
+        .map(|p| p["citations"].as_array().map_or(0, Vec::len))
+        .sum();
+    assert_eq!(citations, 2);
+    assert!(patches
+        .iter()
+        .all(|p| !p["tail"].as_str().unwrap_or("").contains("**")));
+}
+
+#[test]
+fn stream_rejects_a_zero_chunk_size() {
+    let out = citemark(&["stream", "--chunk-size", "0"], b"x");
+    assert_one_line_error(&out, "--chunk-size");
+}

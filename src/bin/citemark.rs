@@ -1,14 +1,15 @@
 //! The `citemark` command: a thin shell over the crate's public API.
 //!
 //! Reads markdown from a file or stdin, renders it, prints HTML (or the
-//! HTML and citation index as JSON). Any error is one line on stderr and a
+//! HTML and citation index as JSON); or streams it in chunks and prints
+//! each patch as a JSON line. Any error is one line on stderr and a
 //! non-zero exit.
 
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use citemark::adapters::{adapt, Adapted, Provider};
+use citemark::adapters::{adapt, Adapted, Provider, Warning};
 use clap::{Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
@@ -26,10 +27,31 @@ struct Cli {
 enum Command {
     /// Render a markdown answer to HTML.
     Render(RenderArgs),
+    /// Stream an answer in N-byte chunks; print each patch as a JSON line.
+    Stream(StreamArgs),
 }
 
 #[derive(clap::Args)]
 struct RenderArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Print {"html": …, "citations": …} instead of the HTML.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+struct StreamArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Bytes per chunk (1 cuts inside UTF-8 characters too).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..))]
+    chunk_size: u32,
+}
+
+/// What both commands read: the answer and how to render it.
+#[derive(clap::Args)]
+struct InputArgs {
     /// The markdown file (with --from, the provider's response JSON); `-` or nothing reads stdin.
     file: Option<PathBuf>,
     /// Read FILE as a provider's raw response: openwebui, rag, gemini, openai, anthropic, perplexity or rill.
@@ -47,9 +69,6 @@ struct RenderArgs {
     /// What happens to raw HTML in the markdown.
     #[arg(long, value_enum, default_value_t = RawHtmlArg::Sanitize)]
     raw_html: RawHtmlArg,
-    /// Print {"html": …, "citations": …} instead of the HTML.
-    #[arg(long)]
-    json: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -84,6 +103,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Render(args) => render(args),
+        Command::Stream(args) => stream(args),
     };
     match result {
         Ok(output) => {
@@ -101,7 +121,9 @@ fn parse_provider(name: &str) -> Result<Provider, String> {
     name.parse().map_err(|e: citemark::Error| e.to_string())
 }
 
-fn render(args: RenderArgs) -> Result<String, String> {
+/// The markdown and options `args` describe, and an adapter's warnings
+/// (already reported on stderr).
+fn prepare(args: &InputArgs) -> Result<(String, citemark::Options, Vec<Warning>), String> {
     let input = read_input(args.file.as_deref())?;
     let (markdown, adapted) = match args.from {
         Some(provider) => {
@@ -136,9 +158,14 @@ fn render(args: RenderArgs) -> Result<String, String> {
             .with_sources_json(&json)
             .map_err(|e| format!("--sources {}: {e}", path.display()))?;
     }
+    let warnings = adapted.map(|a| a.warnings).unwrap_or_default();
+    Ok((markdown, options, warnings))
+}
+
+fn render(args: RenderArgs) -> Result<String, String> {
+    let (markdown, options, warnings) = prepare(&args.input)?;
     let rendered = citemark::render(&markdown, &options);
     if args.json {
-        let warnings = adapted.map(|a| a.warnings).unwrap_or_default();
         let mut json =
             serde_json::to_value(&rendered).map_err(|e| format!("cannot write JSON: {e}"))?;
         if let (Some(object), false) = (json.as_object_mut(), warnings.is_empty()) {
@@ -150,6 +177,26 @@ fn render(args: RenderArgs) -> Result<String, String> {
     } else {
         Ok(rendered.html)
     }
+}
+
+fn stream(args: StreamArgs) -> Result<String, String> {
+    let (markdown, options, _) = prepare(&args.input)?;
+    let mut stream = citemark::Stream::new(options);
+    let mut lines = String::new();
+    let size = usize::try_from(args.chunk_size).unwrap_or(usize::MAX);
+    let patches = markdown
+        .as_bytes()
+        .chunks(size)
+        .map(|chunk| stream.push_bytes(chunk))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .chain(std::iter::once_with(|| stream.finish()));
+    for patch in patches {
+        let line = serde_json::to_string(&patch).map_err(|e| format!("cannot write JSON: {e}"))?;
+        lines.push_str(&line);
+        lines.push('\n');
+    }
+    Ok(lines)
 }
 
 /// Reads the input, decoding invalid UTF-8 lossily (never rejected).

@@ -30,8 +30,17 @@ export async function openPage(browser, origin, pagePath) {
     route.request().url().startsWith(`${origin}/`) ? route.continue() : route.abort(),
   );
   const page = await context.newPage();
+  // Uncaught exceptions, and what React and the browser report as errors or
+  // warnings, but for the samples' images and links failing to load (the
+  // network is closed, and relative URLs are 404s on the test server).
   const errors = [];
-  page.on("pageerror", (error) => errors.push(error));
+  page.on("pageerror", (error) => errors.push(String(error)));
+  page.on("console", (message) => {
+    const text = message.text();
+    if (["error", "warning"].includes(message.type()) && !text.startsWith("Failed to load resource:")) {
+      errors.push(`console.${message.type()}: ${text}`);
+    }
+  });
   await page.goto(origin + pagePath);
   await page.waitForFunction(() => document.documentElement.dataset.ready === "1");
   return { context, page, errors };

@@ -1,7 +1,7 @@
 // Rendering with the native CLI (`make test-browser` builds it first), so the
 // browser sees exactly what citemark writes.
 
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -42,6 +42,28 @@ export function render(markdown, flags = []) {
     });
     child.stdin.end(markdown);
   });
+}
+
+/**
+ * Renders many documents in one process: `jobs` is [{markdown, options}]
+ * (options in citemark's JSON form); returns [{html, citations}] in order.
+ * Uses the batch helper `tests/browser_render.rs` (built when needed), as a
+ * CLI process per document would take about a minute for the XSS corpora.
+ */
+export function renderBatch(jobs) {
+  scratch ??= mkdtempSync(path.join(tmpdir(), "citemark-browser-"));
+  const file = path.join(scratch, "jobs.json");
+  writeFileSync(file, JSON.stringify(jobs));
+  try {
+    execFileSync(
+      process.env.CARGO || "cargo",
+      ["test", "--quiet", "--test", "browser_render", "--", "--ignored", "--exact", "render_batch"],
+      { cwd: REPO, env: { ...process.env, CITEMARK_RENDER_BATCH: file }, stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 << 20 },
+    );
+  } catch (error) {
+    throw new Error(`the batch renderer failed:\n${error.stdout ?? ""}`);
+  }
+  return JSON.parse(readFileSync(`${file}.out`, "utf8"));
 }
 
 /** Runs `task` over `items`, `limit` at a time (CLI processes on 2 cores). */

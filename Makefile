@@ -40,10 +40,12 @@ test: fmt lint doc
 bench: toolchain
 	$(CARGO) bench --bench render
 
-## Browser tests (tests/browser/README.md): Debian's Chromium, installed when
-## missing, driven by the pinned playwright-core; fixtures come from the CLI.
+## Browser tests (README: Hydration): Debian's Chromium, installed when
+## missing, driven by the pinned playwright-core. The samples are rendered by
+## the CLI, the XSS corpora by the batch helper tests/browser_render.rs.
 test-browser: toolchain
 	$(CARGO) build --release --quiet --bin citemark
+	$(CARGO) test --quiet --test browser_render --no-run
 	tests/browser/ensure-chromium.sh
 	npm ci --prefix tests/browser --no-audit --no-fund
 	node --test tests/browser/

@@ -18,14 +18,7 @@ export const MODES = [
   ["icon-embedded", ["--mode", "icon", "--embedded"]],
 ];
 
-let scratch;
-/** Writes `sources` to a temporary JSON file and returns its path. */
-export function sourcesFile(sources) {
-  scratch ??= mkdtempSync(path.join(tmpdir(), "citemark-browser-"));
-  const file = path.join(scratch, `sources-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(file, JSON.stringify(sources));
-  return file;
-}
+let scratch; // a temporary directory for the batch renderer's files
 
 /**
  * Renders `markdown` with the CLI and the given flags; resolves to

@@ -15,7 +15,8 @@ const EXTERNAL_REL = "noopener noreferrer nofollow";
  * looked up in `index` by its ordinal; `null` when `node` is not in a citation.
  */
 export function citationOf(node, index) {
-  const element = node instanceof Element ? node.closest(SELECTOR) : null;
+  const start = node instanceof Element ? node : node?.parentElement;
+  const element = start ? start.closest(SELECTOR) : null;
   if (!element) return null;
   const ordinal = Number(element.getAttribute("data-citation-ordinal"));
   const key = element.getAttribute("data-citation-key");
@@ -64,6 +65,9 @@ export function hydrate(root, citations, options = {}) {
   let destroyed = false;
   // What resolve() supplied, per element: a source for citationOf() to report.
   const resolvedByHost = new WeakMap();
+  // Elements whose resolution is a promise not settled yet: not offered again
+  // (update() comes with every streamed chunk; one lookup per citation).
+  const pending = new WeakSet();
 
   function lookup(node) {
     const citation = citationOf(node, index);
@@ -106,9 +110,14 @@ export function hydrate(root, citations, options = {}) {
   function resolveAll() {
     if (!resolve) return;
     for (const element of root.querySelectorAll(`${SELECTOR}.citation-unresolved`)) {
+      if (pending.has(element)) continue;
       const result = resolve(lookup(element));
       if (result && typeof result.then === "function") {
-        result.then((value) => apply(element, value));
+        pending.add(element);
+        result.then((value) => {
+          pending.delete(element);
+          apply(element, value);
+        });
       } else {
         apply(element, result);
       }

@@ -2,7 +2,7 @@
 // browser sees exactly what citemark writes.
 
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,8 +17,6 @@ export const MODES = [
   ["icon", ["--mode", "icon"]],
   ["icon-embedded", ["--mode", "icon", "--embedded"]],
 ];
-
-let scratch; // a temporary directory for the batch renderer's files
 
 /**
  * Renders `markdown` with the CLI and the given flags; resolves to
@@ -44,8 +42,8 @@ export function render(markdown, flags = []) {
  * CLI process per document would take about a minute for the XSS corpora.
  */
 export function renderBatch(jobs) {
-  scratch ??= mkdtempSync(path.join(tmpdir(), "citemark-browser-"));
-  const file = path.join(scratch, "jobs.json");
+  const dir = mkdtempSync(path.join(tmpdir(), "citemark-browser-"));
+  const file = path.join(dir, "jobs.json");
   writeFileSync(file, JSON.stringify(jobs));
   try {
     execFileSync(
@@ -56,7 +54,11 @@ export function renderBatch(jobs) {
   } catch (error) {
     throw new Error(`the batch renderer failed:\n${error.stdout ?? ""}`);
   }
-  return JSON.parse(readFileSync(`${file}.out`, "utf8"));
+  try {
+    return JSON.parse(readFileSync(`${file}.out`, "utf8"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Runs `task` over `items`, `limit` at a time (CLI processes on 2 cores). */

@@ -114,10 +114,9 @@ export function hydrate(root, citations, options = {}) {
       const result = resolve(lookup(element));
       if (result && typeof result.then === "function") {
         pending.add(element);
-        result.then((value) => {
-          pending.delete(element);
-          apply(element, value);
-        });
+        // A rejection stays unhandled (the host sees its error); the element
+        // is offered again at the next update().
+        result.then((value) => apply(element, value)).finally(() => pending.delete(element));
       } else {
         apply(element, result);
       }

@@ -1,6 +1,6 @@
 // The React test page's module: a chat message component using the hooks
 // as an app would, with a stand-in for a design system's <CitationIcon/>.
-import { createElement as h, useRef } from "react";
+import { StrictMode, createElement as h, useRef } from "react";
 import { createRoot, flushSync } from "react-dom";
 import { useCitationPortals, useCitations } from "/pkg/src/react.js";
 
@@ -28,10 +28,14 @@ window.test = {
   load(name, fixture) {
     fixtures[name] = fixture;
   },
-  /** (Re-)renders <Message/> with a loaded answer synchronously into #root. */
+  /**
+   * (Re-)renders <Message/> with a loaded answer synchronously into #root.
+   * StrictMode runs every effect twice on mount (set up, clean up, set up):
+   * a listener left behind would show as a second activation.
+   */
   render(name, tag) {
     root ??= createRoot(document.getElementById("root"));
-    flushSync(() => root.render(h(Message, { ...fixtures[name], tag })));
+    flushSync(() => root.render(h(StrictMode, null, h(Message, { ...fixtures[name], tag }))));
   },
   unmount() {
     root.unmount();

@@ -36,8 +36,10 @@ export interface HydrateOptions {
    */
   onActivate?: (citation: Citation, event: MouseEvent) => void;
   /**
-   * Offered every unresolved citation at hydrate() and at each update();
-   * return (or resolve to) a Resolution to fill it in, or nothing to leave it.
+   * Offered every unresolved citation at hydrate() and at each update() (not
+   * while its earlier promise is pending); return (or resolve to) a
+   * Resolution to fill it in, or nothing to leave it. A rejection is left
+   * unhandled, for the host to see, and the citation is offered again later.
    */
   resolve?: (citation: Citation) => Resolution | null | undefined | Promise<Resolution | null | undefined>;
 }

@@ -13,7 +13,10 @@ import { hydrate, citationOf } from "./hydrate.js";
  */
 export function useCitations(ref, citations, handlers = {}) {
   const latest = useRef(handlers);
-  latest.current = handlers;
+  // Updated once the render commits (a discarded render must not leak its handlers).
+  useLayoutEffect(() => {
+    latest.current = handlers;
+  });
   // Without onActivate, link clicks must stay the browser's: only then is
   // the handler left out (and its appearing re-hydrates).
   const activates = Boolean(handlers.onActivate);

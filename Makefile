@@ -2,12 +2,13 @@
 #   make demo   render the bundled sample answer (HTML, then the citation index)
 #   make test   every check CI runs: format, lints, docs, unit/spec/XSS/snapshot tests
 #   make bench  criterion benchmarks (citemark vs pulldown-cmark)
+#   make test-browser  pkg/src's hydration entry points and XSS corpora in headless Chromium
 
 SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test bench toolchain fmt lint doc
+.PHONY: demo test bench toolchain fmt lint doc test-browser
 
 ## Installs what the Rust checks need; idempotent and quick when present.
 toolchain:
@@ -38,3 +39,13 @@ test: fmt lint doc
 
 bench: toolchain
 	$(CARGO) bench --bench render
+
+## Browser tests (README: Hydration): Debian's Chromium, installed when
+## missing, driven by the pinned playwright-core. The samples are rendered by
+## the CLI, the XSS corpora by the batch helper tests/browser_render.rs.
+test-browser: toolchain
+	$(CARGO) build --release --quiet --bin citemark
+	$(CARGO) test --quiet --test browser_render --no-run
+	tests/browser/ensure-chromium.sh
+	npm ci --prefix tests/browser --no-audit --no-fund
+	node --test tests/browser/

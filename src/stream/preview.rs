@@ -26,8 +26,8 @@ pub(super) struct Preview<'a> {
     /// while it is typed.
     pub(super) holds_row: Option<RowHold>,
     /// Inside a code fence opened at the margin, on a later line than the
-    /// fence: the text so far is shown as it is.
-    pub(super) in_margin_fence: bool,
+    /// fence: the text so far is shown as it is. The fence's character.
+    pub(super) in_margin_fence: Option<u8>,
 }
 
 /// How long a table row being typed stays held back.
@@ -54,11 +54,13 @@ pub(super) fn preview(open: &str) -> Preview<'_> {
         let last = last_line.trim_start_matches(' ');
         if !last.is_empty() && last.bytes().all(|b| b == fence.char) {
             // The closing fence being typed.
-            return shown(Cow::Borrowed(&open[..line_start]), None, false);
+            return shown(Cow::Borrowed(&open[..line_start]), None, None);
         }
     }
     if next_fence(before_last_line, last_line).is_some() {
-        let in_margin_fence = before_last_line.is_some_and(|fence| fence.indent == 0);
+        let in_margin_fence = before_last_line
+            .filter(|fence| fence.indent == 0)
+            .map(|fence| fence.char);
         return shown(Cow::Borrowed(open), None, in_margin_fence);
     }
     let block_start = last_block_start(open);
@@ -82,11 +84,11 @@ pub(super) fn preview(open: &str) -> Preview<'_> {
     } else {
         Cow::Owned(format!("{}{edited}", &open[..block_start]))
     };
-    shown(text, holds_row, false)
+    shown(text, holds_row, None)
 }
 
 /// Where the last block starts: after the last blank line.
-fn last_block_start(text: &str) -> usize {
+pub(super) fn last_block_start(text: &str) -> usize {
     let mut at = text.len();
     while let Some(newline) = text[..at].rfind('\n') {
         let line_start = text[..newline].rfind('\n').map_or(0, |i| i + 1);

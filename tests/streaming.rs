@@ -211,8 +211,8 @@ fn prefix_rate() {
             "prefix rate fell below 90%:\n{report}"
         );
     }
-    assert!(
-        without_footnotes.0 * 1000 >= without_footnotes.1 * 999,
-        "prefix rate without footnotes fell below 99.9%:\n{report}"
+    assert_eq!(
+        without_footnotes.0, without_footnotes.1,
+        "something shown without footnotes later changed (CITEMARK_SHOW_FLICKER=1 shows it):\n{report}"
     );
 }

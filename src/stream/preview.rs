@@ -227,16 +227,9 @@ fn hide_unfinished_end(block: &mut String) {
             return;
         }
     }
-    if let Some(lt) = block.rfind('<') {
-        let rest = &block[lt + 1..];
-        let tag_like = rest
-            .bytes()
-            .next()
-            .is_none_or(|b| b.is_ascii_alphabetic() || b == b'/' || b == b'!');
-        if tag_like && !tag_is_closed(rest) {
-            block.truncate(lt);
-            return;
-        }
+    if let Some(lt) = unclosed_tag(block) {
+        block.truncate(lt);
+        return;
     }
     if hide_unfinished_bracket(block) {
         return;
@@ -290,8 +283,25 @@ fn has_open_code_span(text: &str) -> bool {
 
 /// Whether the tag starting just before `rest` has its `>` (one outside
 /// quoted attribute values).
-fn tag_is_closed(rest: &str) -> bool {
-    tag_end(rest).is_some()
+/// Where a tag still being typed at the end of `text` starts: a `<` (then
+/// nothing, or a tag's first character) whose `>` has not come, outside the
+/// quotes of an earlier tag's attributes (`<cite id='"><img …>` is one
+/// unfinished tag, not a complete `<img>`).
+fn unclosed_tag(text: &str) -> Option<usize> {
+    let mut at = 0;
+    while let Some(lt) = text[at..].find('<').map(|i| at + i) {
+        let rest = &text[lt + 1..];
+        let tag_like = rest
+            .bytes()
+            .next()
+            .is_none_or(|b| b.is_ascii_alphabetic() || b == b'/' || b == b'!');
+        match tag_end(rest) {
+            _ if !tag_like => at = lt + 1,
+            Some(end) => at = lt + 1 + end,
+            None => return Some(lt),
+        }
+    }
+    None
 }
 
 /// Where the tag starting just before `rest` ends (after its `>`), if it
@@ -369,7 +379,7 @@ fn hide_unfinished_bracket(block: &mut String) -> bool {
     }
     // `[label](` … with the `]` typed: a link whose URL is still coming.
     if let Some(paren) = block.rfind("](") {
-        if !block[paren..].contains(')') {
+        if !destination_is_closed(&block[paren + 2..]) {
             if let Some(open) = block[..paren].rfind('[') {
                 show_label(block, open, paren);
                 return true;
@@ -392,6 +402,21 @@ fn hide_unfinished_bracket(block: &mut String) -> bool {
         }
     }
     false
+}
+
+/// Whether a link destination (after its `(`) has its closing `)`:
+/// parentheses inside it nest (`javascript:alert(1)` is not closed by its
+/// own `)`).
+fn destination_is_closed(destination: &str) -> bool {
+    let mut depth = 1usize;
+    destination.bytes().any(|b| {
+        match b {
+            b'(' => depth += 1,
+            b')' => depth -= 1,
+            _ => {}
+        }
+        depth == 0
+    })
 }
 
 /// A link being typed, its label from `open` (the `[`) to `label_end`:
@@ -515,6 +540,8 @@ mod tests {
         shows("see [1", "see");
         shows("see [1, 2", "see");
         shows("see [the docs](https://exa", "see the docs");
+        shows("[here](javascript:alert(1)", "here");
+        shows("a <cite id='\"><img src=x>", "a");
         shows("see [the docs", "see the docs");
         shows("see [the docs]", "see the docs");
         shows("done [1]", "done [1]");

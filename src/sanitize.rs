@@ -20,6 +20,7 @@ use std::sync::OnceLock;
 use crate::options::DEFAULT_LINK_REL;
 
 /// Tags kept in raw HTML: GitHub's allowlist, in spirit.
+#[cfg(feature = "sanitize")]
 const ALLOWED_TAGS: &[&str] = &[
     "a",
     "abbr",
@@ -81,6 +82,7 @@ const ALLOWED_TAGS: &[&str] = &[
 ];
 
 /// Attributes kept, per tag. No `on*`, no `style`, no `class`, no `id`.
+#[cfg(feature = "sanitize")]
 const ALLOWED_ATTRIBUTES: &[(&str, &[&str])] = &[
     ("a", &["href", "title"]),
     ("abbr", &["title"]),

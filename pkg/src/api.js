@@ -122,23 +122,49 @@ export function makeApi(glue, payload) {
 
   class Stream {
     #inner;
+    /** A high surrogate that ended the last chunk: its pair comes next. */
+    #held = "";
     constructor(options) {
       const opts = optionsJson(options);
       const Inner = wasm().WasmStream;
       this.#inner = call(() => new Inner(opts));
     }
-    push(chunk) {
+    /** `chunk` after the held surrogate, holding back one that ends it. */
+    #take(chunk) {
       expectString("chunk", chunk);
-      return JSON.parse(call(() => this.#inner.push(chunk)));
+      let text = this.#held + chunk;
+      this.#held = "";
+      const last = text.charCodeAt(text.length - 1);
+      if (last >= 0xd800 && last <= 0xdbff) {
+        this.#held = text.slice(-1);
+        text = text.slice(0, -1);
+      }
+      return text;
+    }
+    push(chunk) {
+      const text = this.#take(chunk);
+      return JSON.parse(call(() => this.#inner.push(text)));
     }
     pushDeferred(chunk) {
-      expectString("chunk", chunk);
-      return JSON.parse(call(() => this.#inner.pushDeferred(chunk)));
+      const text = this.#take(chunk);
+      return JSON.parse(call(() => this.#inner.pushDeferred(text)));
     }
     tail() {
       return this.#inner.tail();
     }
     finish() {
+      if (this.#held) {
+        // A lone high surrogate: it becomes U+FFFD, as in `render`.
+        const held = this.#held;
+        this.#held = "";
+        const patch = JSON.parse(call(() => this.#inner.pushDeferred(held)));
+        const last = JSON.parse(call(() => this.#inner.finish()));
+        return {
+          append: patch.append + last.append,
+          tail: last.tail,
+          citations: patch.citations.concat(last.citations),
+        };
+      }
       return JSON.parse(call(() => this.#inner.finish()));
     }
     setSources(sources) {

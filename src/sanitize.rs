@@ -386,7 +386,22 @@ fn track_elements(raw: &str, open: &mut Vec<String>) {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(feature = "sanitize")))]
+mod escape_fallback_tests {
+    use super::*;
+
+    #[test]
+    fn a_scope_is_escaped_with_our_html_put_back() {
+        let mut scope = Scope::new(0);
+        scope.push_raw("<b onclick=\"x\">");
+        scope.pending_mut().push_str("<em>ours</em>");
+        scope.push_raw("</b>");
+        let out = scope.finish(&Sanitizer::new(None));
+        assert_eq!(out, "&lt;b onclick=\"x\"&gt;<em>ours</em>&lt;/b&gt;");
+    }
+}
+
+#[cfg(all(test, feature = "sanitize"))]
 mod tests {
     use super::*;
 
@@ -400,6 +415,20 @@ mod tests {
             }
         }
         scope.finish(&Sanitizer::new(Some("noopener")))
+    }
+
+    #[test]
+    fn idn_hosts_in_raw_html_urls_fail_closed() {
+        // `idna_adapter` is pinned to its ASCII-only back end (Cargo.toml):
+        // a non-ASCII host no longer parses, so ammonia drops the attribute
+        // and keeps the text; Punycode and ASCII hosts are kept.
+        let out = sanitize_with(&[(true, r#"<a href="https://bücher.example/">b</a>"#)]);
+        assert_eq!(out, "<a rel=\"noopener\">b</a>");
+        let out = sanitize_with(&[(true, r#"<a href="https://xn--bcher-kva.example/">b</a>"#)]);
+        assert_eq!(
+            out,
+            r#"<a href="https://xn--bcher-kva.example/" rel="noopener">b</a>"#
+        );
     }
 
     #[test]

@@ -68,6 +68,27 @@ function call(f) {
   }
 }
 
+/** A render's parts as `{html, citations}`, freeing the wasm object. */
+function rendered(parts) {
+  try {
+    return { html: parts.takeHtml(), citations: JSON.parse(parts.takeCitations()) };
+  } finally {
+    parts.free();
+  }
+}
+
+/** A patch's parts as `{append, tail?, citations}`, freeing the wasm object. */
+function patch(parts) {
+  try {
+    const append = parts.takeHtml();
+    const tail = parts.takeTail();
+    const citations = JSON.parse(parts.takeCitations());
+    return tail === undefined ? { append, citations } : { append, tail, citations };
+  } finally {
+    parts.free();
+  }
+}
+
 export function makeApi(glue, payload) {
   let initialized = false;
   let failure = null;
@@ -111,7 +132,7 @@ export function makeApi(glue, payload) {
   function render(markdown, options) {
     expectString("markdown", markdown);
     const opts = optionsJson(options);
-    return JSON.parse(call(() => wasm().render(markdown, opts)));
+    return rendered(call(() => wasm().render(markdown, opts)));
   }
 
   function adapt(provider, response) {
@@ -143,11 +164,11 @@ export function makeApi(glue, payload) {
     }
     push(chunk) {
       const text = this.#take(chunk);
-      return JSON.parse(call(() => this.#inner.push(text)));
+      return patch(call(() => this.#inner.push(text)));
     }
     pushDeferred(chunk) {
       const text = this.#take(chunk);
-      return JSON.parse(call(() => this.#inner.pushDeferred(text)));
+      return patch(call(() => this.#inner.pushDeferred(text)));
     }
     tail() {
       return this.#inner.tail();
@@ -157,15 +178,15 @@ export function makeApi(glue, payload) {
         // A lone high surrogate: it becomes U+FFFD, as in `render`.
         const held = this.#held;
         this.#held = "";
-        const patch = JSON.parse(call(() => this.#inner.pushDeferred(held)));
-        const last = JSON.parse(call(() => this.#inner.finish()));
+        const first = patch(call(() => this.#inner.pushDeferred(held)));
+        const last = patch(call(() => this.#inner.finish()));
         return {
-          append: patch.append + last.append,
+          append: first.append + last.append,
           tail: last.tail,
-          citations: patch.citations.concat(last.citations),
+          citations: first.citations.concat(last.citations),
         };
       }
-      return JSON.parse(call(() => this.#inner.finish()));
+      return patch(call(() => this.#inner.finish()));
     }
     setSources(sources) {
       if (sources === undefined) sources = null;

@@ -481,7 +481,7 @@ mod tests {
                 r#"{"mode": "fancy"}"#,
                 "options.mode: unknown variant `fancy`",
             ),
-            (r#"{"mode": 3}"#, "options.mode: invalid type: integer `3`"),
+            (r#"{"mode": 3}"#, "options.mode: expected value"),
             (r#"{"mod": "link"}"#, "options.mod: unknown field `mod`"),
             (
                 r#"{"sources": [{"id": "a"}, {"index": -1}]}"#,
@@ -503,7 +503,7 @@ mod tests {
                 r#"{"rawHtml": "dangerouslyPassThrough"}"#,
                 "options.rawHtml: unknown variant",
             ),
-            (r#"[1]"#, "options: invalid type: sequence"),
+            (r#""x""#, "options: invalid type: string \"x\""),
             (r#"{"mode": "link"} x"#, "options: trailing characters"),
             (r#"{"mode": "#, "options.mode: EOF while parsing"),
         ];

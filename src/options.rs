@@ -442,12 +442,29 @@ pub(crate) fn from_json_at<T: serde::de::DeserializeOwned>(json: &str) -> Result
     let value: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
         let path = e.path().to_string();
         let field = if path == "." { String::new() } else { path };
-        Error::invalid(&field, e.into_inner().to_string())
+        Error::invalid(&field, without_position(e.into_inner().to_string()))
     })?;
     deserializer
         .end()
-        .map_err(|e| Error::invalid("", e.to_string()))?;
+        .map_err(|e| Error::invalid("", without_position(e.to_string())))?;
     Ok(value)
+}
+
+/// serde_json's message without its ` at line L column C`: the path says
+/// where, and the position is in JSON text the caller may never have seen
+/// (the npm package stringifies an object).
+fn without_position(mut message: String) -> String {
+    if let Some((head, tail)) = message.rsplit_once(" at line ") {
+        let is_position = tail.split_once(" column ").is_some_and(|(line, column)| {
+            [line, column]
+                .iter()
+                .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        });
+        if is_position {
+            message.truncate(head.len());
+        }
+    }
+    message
 }
 
 #[cfg(test)]
@@ -510,6 +527,11 @@ mod tests {
         for (json, expected) in cases {
             let message = error_at(json);
             assert!(message.starts_with(expected), "{json}: {message}");
+            assert!(!message.contains(" at line "), "{json}: {message}");
         }
+        assert_eq!(
+            error_at(r#"{"mode": "fancy"}"#),
+            "options.mode: unknown variant `fancy`, expected one of `link`, `button`, `icon`"
+        );
     }
 }

@@ -102,6 +102,37 @@ test("Vite dev server (default config) runs in Chromium", { skip }, async () => 
   }
 });
 
+test("a React app (the README's component) built by Vite renders the citations", { skip }, async () => {
+  const dir = app("vite-react");
+  writeFileSync(
+    join(dir, "main.jsx"),
+    `import { useMemo } from "react";
+import { createRoot } from "react-dom/client";
+import { flushSync } from "react-dom";
+import { render } from "citemark";
+
+function Answer({ markdown, sources }) {
+  const { html } = useMemo(() => render(markdown, { sources }), [markdown, sources]);
+  return <div className="answer" dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+const root = createRoot(document.getElementById("root"));
+flushSync(() => root.render(<Answer markdown="Up 4% [1]." sources={[{ title: "Q3", href: "https://q.example/3" }]} />));
+const link = document.querySelector(".answer a.citation");
+window.result = { key: link?.dataset.citationKey, href: link?.getAttribute("href"), text: link?.textContent };
+`,
+  );
+  writeFileSync(join(dir, "index.html"), '<!doctype html><meta charset="utf-8"><div id="root"></div><script type="module" src="./main.jsx"></script>');
+  const { build } = await import("vite");
+  await build({ root: dir, logLevel: "warn", configFile: false });
+  const server = await serveStatic(join(dir, "dist"));
+  try {
+    assert.deepEqual(await resultOf(`http://127.0.0.1:${server.address().port}/`), { key: "1", href: "https://q.example/3", text: "1" });
+  } finally {
+    server.close();
+  }
+});
+
 test("webpack 5 production bundle (no wasm config) runs in Chromium", { skip }, async () => {
   const dir = app("webpack");
   const { default: webpack } = await import("webpack");

@@ -5,12 +5,13 @@
 #   make pkg        the npm package's generated files (pkg/dist/: wasm + glue, default and lite)
 #   make test-node  the npm package, packed and installed, tested under Node (after make pkg)
 #   make size       the package's sizes (raw/gzip/brotli) and render speed in Node
+#   make test-browser  pkg/src's hydration entry points and XSS corpora in headless Chromium
 
 SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test bench toolchain fmt lint doc pkg pkg-tools test-node size
+.PHONY: demo test bench toolchain fmt lint doc pkg pkg-tools test-node size test-browser
 
 ## Installs what the Rust checks need; idempotent and quick when present.
 toolchain:
@@ -75,3 +76,13 @@ test-node: pkg
 
 size: pkg
 	node pkg/scripts/size.mjs
+
+## Browser tests (README: Hydration): Debian's Chromium, installed when
+## missing, driven by the pinned playwright-core. The samples are rendered by
+## the CLI, the XSS corpora by the batch helper tests/browser_render.rs.
+test-browser: toolchain
+	$(CARGO) build --release --quiet --bin citemark
+	$(CARGO) test --quiet --test browser_render --no-run
+	tests/browser/ensure-chromium.sh
+	npm ci --prefix tests/browser --no-audit --no-fund
+	node --test tests/browser/

@@ -48,6 +48,10 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+// Lets unit tests share `tests/common` with the integration tests.
+#[cfg(test)]
+extern crate self as citemark;
+
 pub mod adapters;
 mod autolink;
 mod cite;

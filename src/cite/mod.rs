@@ -175,7 +175,7 @@ where
     /// The index of everything recognized so far (all of it, once the
     /// iterator is exhausted).
     pub(crate) fn finish(self) -> CitationIndex {
-        self.resolver.index.finish(&self.resolver.table)
+        self.resolver.finish()
     }
 
     /// What was recorded, to go on with the next part of a message.
@@ -532,7 +532,7 @@ impl<'a> RunProcessor<'_, 'a, '_> {
                     }
                 })
                 .collect();
-            let table = &self.resolver.table;
+            let table = self.resolver.table();
             let becomes_citation = |n: u32| !table.known() && n != 0 || table.by_index(n).is_some();
             let markers = marker::only_markers(&inner);
             if markers
@@ -730,7 +730,7 @@ impl<'a> RunProcessor<'_, 'a, '_> {
         // The group's text goes to its first citation; the rest are zero-width.
         let mut range = marker.range.clone();
         for number in marker.numbers() {
-            let table = &self.resolver.table;
+            let table = self.resolver.table();
             let has_source = table.by_index(number).is_some();
             // No source is numbered 0 by default: `results[0]` is prose.
             if !has_source && (table.known() || number == 0) {

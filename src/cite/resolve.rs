@@ -3,12 +3,13 @@
 //! [`CitationView`].
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
 use memchr::memmem::Finder;
 
-use super::index::{CitationKind, DiagnosticKind, IndexBuilder, Occurrence};
+use super::index::{CitationIndex, CitationKind, DiagnosticKind, IndexBuilder, Occurrence};
 use super::query::{parse_query_link, QueryLink};
 use crate::options::Options;
 use crate::source::SourceTable;
@@ -60,8 +61,15 @@ pub(crate) struct CitationView<'r> {
 /// Resolves found citations against the sources and records them.
 pub(crate) struct Resolver<'o> {
     pub(crate) options: &'o Options,
-    pub(crate) table: SourceTable<'o>,
     pub(crate) index: IndexBuilder,
+    /// Built at the first citation: a streamed message renders many short
+    /// pieces, most of them without any.
+    lookups: OnceCell<Lookups<'o>>,
+}
+
+/// The tables a resolver looks things up in.
+struct Lookups<'o> {
+    table: SourceTable<'o>,
     /// The literal parts every short-link URL must contain (a cheap filter).
     short_link_needles: Vec<Finder<'o>>,
     query_needle: Finder<'static>,
@@ -69,19 +77,10 @@ pub(crate) struct Resolver<'o> {
     source_href_allowed: Vec<bool>,
 }
 
-/// The label of a query link written as a bare URL.
-const QUERY_LABEL: &str = "query";
-
-/// Every legacy query link's path contains this.
-const QUERY_NEEDLE: &str = "/-/open-query";
-
-impl<'o> Resolver<'o> {
-    /// A resolver recording into `index`.
-    pub(crate) fn new(options: &'o Options, index: IndexBuilder) -> Self {
-        Resolver {
-            options,
+impl<'o> Lookups<'o> {
+    fn new(options: &'o Options) -> Self {
+        Lookups {
             table: SourceTable::new(options.sources.as_deref(), &options.aliases),
-            index,
             short_link_needles: options
                 .short_link_patterns
                 .iter()
@@ -100,21 +99,62 @@ impl<'o> Resolver<'o> {
                 .collect(),
         }
     }
+}
+
+/// The label of a query link written as a bare URL.
+const QUERY_LABEL: &str = "query";
+
+/// Every legacy query link's path contains this.
+const QUERY_NEEDLE: &str = "/-/open-query";
+
+impl<'o> Resolver<'o> {
+    /// A resolver recording into `index`.
+    pub(crate) fn new(options: &'o Options, index: IndexBuilder) -> Self {
+        Resolver {
+            options,
+            index,
+            lookups: OnceCell::new(),
+        }
+    }
+
+    fn lookups(&self) -> &Lookups<'o> {
+        self.lookups.get_or_init(|| Lookups::new(self.options))
+    }
+
+    /// The supplied sources' lookup table.
+    pub(crate) fn table(&self) -> &SourceTable<'o> {
+        &self.lookups().table
+    }
+
+    /// The citation index: what was recorded, against the sources.
+    pub(crate) fn finish(self) -> CitationIndex {
+        let Resolver {
+            options,
+            index,
+            lookups,
+        } = self;
+        let lookups = lookups
+            .into_inner()
+            .unwrap_or_else(|| Lookups::new(options));
+        index.finish(&lookups.table)
+    }
 
     /// Records `found` in the index; returns its ordinal.
     pub(crate) fn resolve(&mut self, found: Found) -> u32 {
         let (key, original_key) = match found.kind {
-            CitationKind::Cite | CitationKind::Shortlink => match self.table.unalias(&found.key) {
-                alias if alias != found.key => (alias.to_owned(), Some(found.key)),
-                _ => (found.key, None),
-            },
+            CitationKind::Cite | CitationKind::Shortlink => {
+                match self.table().unalias(&found.key) {
+                    alias if alias != found.key => (alias.to_owned(), Some(found.key)),
+                    _ => (found.key, None),
+                }
+            }
             CitationKind::Index | CitationKind::Query => (found.key, None),
         };
         let position = match found.kind {
-            CitationKind::Index => key.parse().ok().and_then(|n| self.table.by_index(n)),
-            _ => self.table.by_id(&key),
+            CitationKind::Index => key.parse().ok().and_then(|n| self.table().by_index(n)),
+            _ => self.table().by_id(&key),
         };
-        let source = position.and_then(|p| self.table.get(p));
+        let source = position.and_then(|p| self.table().get(p));
         let title = source.and_then(|s| s.title.as_ref());
         let label = match (found.label.trim().is_empty(), title) {
             (false, _) => found.label,
@@ -153,7 +193,7 @@ impl<'o> Resolver<'o> {
                 .options
                 .short_link_patterns
                 .iter()
-                .zip(&self.short_link_needles);
+                .zip(&self.lookups().short_link_needles);
             for (pattern, needle) in patterns {
                 if needle.find(url.as_bytes()).is_none() {
                     continue;
@@ -167,7 +207,7 @@ impl<'o> Resolver<'o> {
                 }
             }
         }
-        if syntaxes.query_links && self.query_needle.find(url.as_bytes()).is_some() {
+        if syntaxes.query_links && self.lookups().query_needle.find(url.as_bytes()).is_some() {
             match parse_query_link(url)? {
                 QueryLink::Query { query, href } => {
                     let mut found = Found::new(
@@ -195,9 +235,15 @@ impl<'o> Resolver<'o> {
         let position = occurrence
             .number
             .and_then(|n| self.index.source_position(n));
-        let source = position.and_then(|p| self.table.get(p));
+        let source = position.and_then(|p| self.table().get(p));
         let source_href = position
-            .filter(|&p| self.source_href_allowed.get(p).copied().unwrap_or(false))
+            .filter(|&p| {
+                self.lookups()
+                    .source_href_allowed
+                    .get(p)
+                    .copied()
+                    .unwrap_or(false)
+            })
             .and_then(|_| source?.href.as_deref());
         let written_href = || {
             occurrence

@@ -23,6 +23,7 @@
 
 mod boundary;
 mod preview;
+mod tail;
 
 use std::cell::Cell;
 
@@ -101,6 +102,8 @@ pub struct Stream {
     /// Something that a later part of the message could still change was
     /// committed-to-be (see the module docs): no more commits until finish.
     frozen: bool,
+    /// What the tail keeps between pushes.
+    tail: tail::Tail,
 }
 
 impl Stream {
@@ -115,6 +118,7 @@ impl Stream {
             index: IndexBuilder::new(),
             refused_cut: None,
             frozen: false,
+            tail: tail::Tail::default(),
         }
     }
 
@@ -128,6 +132,7 @@ impl Stream {
     /// `data-citation-key`, so a host resolves them in place.
     pub fn set_sources(&mut self, sources: Option<Vec<Source>>) {
         self.options.sources = sources;
+        self.tail.reset();
     }
 
     /// Adds `chunk` to the message; returns what became final and the new tail.
@@ -159,9 +164,24 @@ impl Stream {
     /// The HTML of the unfinished end of the message, with syntax still
     /// being typed (`**bol`, `[1`, `<cite id="…`, a half-written link or
     /// URL) shown as what it will become or held back.
-    pub fn tail(&self) -> String {
+    ///
+    /// Its cost is bounded by what changed since the last call, mostly:
+    /// plain words are added to the HTML kept from the last call.
+    pub fn tail(&mut self) -> String {
+        let mut tail = std::mem::take(&mut self.tail);
+        let html = tail.render(&self.open, &|text, after| {
+            let written = self.render_open(text, after, None);
+            (written.html, written.index)
+        });
+        self.tail = tail;
+        html
+    }
+
+    /// The tail rendered whole, as [`Stream::tail`] must show it.
+    #[cfg(test)]
+    fn whole_tail(&self) -> String {
         let shown = preview::preview(&self.open);
-        self.render_open(&shown, None).html
+        self.render_open(&shown.text, None, None).html
     }
 
     /// Ends the message: everything left is rendered exactly and appended.
@@ -173,7 +193,8 @@ impl Stream {
             self.open.push_str(&rest);
         }
         let open = std::mem::take(&mut self.open);
-        let written = self.render_open(&open, None);
+        self.tail.reset();
+        let written = self.render_open(&open, None, None);
         let mut patch = Patch {
             append: written.html,
             tail: Some(String::new()),
@@ -225,7 +246,7 @@ impl Stream {
         let complete = self.open.rfind('\n').map_or(0, |i| i + 1);
         let open = self.open[..complete].to_owned();
         let reached = Cell::new(Reached::NotYet);
-        let written = self.render_open(&open, Some((cut, &reached)));
+        let written = self.render_open(&open, None, Some((cut, &reached)));
         let keeps_changing = written.ambiguous_reference.is_some_and(|at| at < cut)
             || self.open[..cut].contains("[^");
         if keeps_changing {
@@ -249,6 +270,7 @@ impl Stream {
             self.definitions.push('\n');
         }
         self.open.drain(..cut);
+        self.tail.reset();
         self.committed += cut;
         self.refused_cut = None;
     }
@@ -259,9 +281,15 @@ impl Stream {
     }
 
     /// Renders `open` (text at the end of the committed part), after the
-    /// committed definitions; with a cut, only the blocks before the first
-    /// top-level block at or after it.
-    fn render_open(&self, open: &str, cut: Option<(usize, &Cell<Reached>)>) -> WrittenOpen {
+    /// committed definitions, continuing the citation state `after` (the
+    /// committed part's by default); with a cut, only the blocks before
+    /// the first top-level block at or after it.
+    fn render_open(
+        &self,
+        open: &str,
+        after: Option<&IndexBuilder>,
+        cut: Option<(usize, &Cell<Reached>)>,
+    ) -> WrittenOpen {
         let text = if self.definitions.is_empty() {
             std::borrow::Cow::Borrowed(open)
         } else {
@@ -297,7 +325,7 @@ impl Stream {
                 .collect(),
             None => Vec::new(),
         };
-        let index = self.index.part(offset);
+        let index = after.unwrap_or(&self.index).part(offset);
         let (html, open_raw_html, index) = match cut {
             Some((cut, reached)) => {
                 let events = UpTo::new(events, base + cut, reached);
@@ -342,9 +370,51 @@ struct WrittenOpen {
 }
 
 #[cfg(test)]
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::render;
+    use proptest::prelude::*;
+
+    /// Pushes `message` in `chunk`-byte pieces; after each, the tail kept
+    /// incrementally must equal the tail rendered whole.
+    fn assert_cached_tail_is_whole(message: &str, chunk: usize, options: &Options) {
+        let mut stream = Stream::new(options.clone());
+        for piece in message.as_bytes().chunks(chunk) {
+            let patch = stream.push_bytes(piece);
+            let whole = stream.whole_tail();
+            assert_eq!(
+                patch.tail.as_deref(),
+                Some(whole.as_str()),
+                "after {} bytes in {chunk}-byte chunks: {:?}",
+                stream.committed + stream.open.len(),
+                stream.open
+            );
+        }
+    }
+
+    #[test]
+    fn cached_tail_equals_whole_tail_on_samples() {
+        for sample in super::common::samples() {
+            for chunk in [1, 3, 4, 16] {
+                assert_cached_tail_is_whole(&sample.markdown, chunk, &sample.options);
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn cached_tail_equals_whole_tail(
+            message in super::common::markdown(),
+            chunk in 1usize..9,
+        ) {
+            assert_cached_tail_is_whole(&message, chunk, &Options::default());
+        }
+    }
 
     fn streamed(message: &str, chunk: usize, options: &Options) -> (String, Vec<Occurrence>) {
         let mut stream = Stream::new(options.clone());

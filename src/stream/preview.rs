@@ -18,39 +18,77 @@
 
 use std::borrow::Cow;
 
+/// The open text as the tail should show it, and what the tail's cache
+/// (`tail.rs`) may rely on until the next newline.
+pub(super) struct Preview<'a> {
+    pub(super) text: Cow<'a, str>,
+    /// The last line is a table row held back: the preview stays the same
+    /// while it is typed.
+    pub(super) holds_row: Option<RowHold>,
+    /// Inside a code fence opened at the margin, on a later line than the
+    /// fence: the text so far is shown as it is. The fence's character.
+    pub(super) in_margin_fence: Option<u8>,
+}
+
+/// How long a table row being typed stays held back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum RowHold {
+    /// Until its line ends.
+    UntilNewline,
+    /// While the line has only `|`, `-`, `:` and spaces (a delimiter row
+    /// being typed).
+    WhileDelimiter,
+}
+
 /// The open text as the tail should show it.
-pub(super) fn preview(open: &str) -> Cow<'_, str> {
-    if let Some(fence_end) = open_fence_partial_close(open) {
-        return Cow::Borrowed(&open[..fence_end]);
+pub(super) fn preview(open: &str) -> Preview<'_> {
+    let shown = |text, holds_row, in_margin_fence| Preview {
+        text,
+        holds_row,
+        in_margin_fence,
+    };
+    let line_start = open.rfind('\n').map_or(0, |i| i + 1);
+    let last_line = &open[line_start..];
+    let before_last_line = open_fence(&open[..line_start]);
+    if let Some(fence) = before_last_line {
+        let last = last_line.trim_start_matches(' ');
+        if !last.is_empty() && last.bytes().all(|b| b == fence.char) {
+            // The closing fence being typed.
+            return shown(Cow::Borrowed(&open[..line_start]), None, None);
+        }
     }
-    if in_open_fence(open) {
-        return Cow::Borrowed(open);
+    if next_fence(before_last_line, last_line).is_some() {
+        let in_margin_fence = before_last_line
+            .filter(|fence| fence.indent == 0)
+            .map(|fence| fence.char);
+        return shown(Cow::Borrowed(open), None, in_margin_fence);
     }
     let block_start = last_block_start(open);
     let block = &open[block_start..];
-    let mut shown = block.to_owned();
-    hide_table_without_delimiter(&mut shown);
+    let mut edited = block.to_owned();
+    let holds_row = hide_table_without_delimiter(&mut edited);
     // Closing spans can drop an opener with nothing after it, which can
     // bare something else unfinished before it: a second round.
     for _ in 0..2 {
         for _ in 0..8 {
-            let before = shown.len();
-            hide_unfinished_end(&mut shown);
-            if shown.len() == before {
+            let before = edited.len();
+            hide_unfinished_end(&mut edited);
+            if edited.len() == before {
                 break;
             }
         }
-        close_open_spans(&mut shown);
+        close_open_spans(&mut edited);
     }
-    if shown == block {
+    let text = if edited == block {
         Cow::Borrowed(open)
     } else {
-        Cow::Owned(format!("{}{shown}", &open[..block_start]))
-    }
+        Cow::Owned(format!("{}{edited}", &open[..block_start]))
+    };
+    shown(text, holds_row, None)
 }
 
 /// Where the last block starts: after the last blank line.
-fn last_block_start(text: &str) -> usize {
+pub(super) fn last_block_start(text: &str) -> usize {
     let mut at = text.len();
     while let Some(newline) = text[..at].rfind('\n') {
         let line_start = text[..newline].rfind('\n').map_or(0, |i| i + 1);
@@ -65,47 +103,51 @@ fn last_block_start(text: &str) -> usize {
     0
 }
 
-/// The fence that opens a line, if any: (fence character, length).
-fn fence_of(line: &str) -> Option<(u8, usize)> {
+/// A code fence: its character, length and indentation.
+#[derive(Debug, Clone, Copy)]
+struct Fence {
+    char: u8,
+    len: usize,
+    indent: usize,
+}
+
+/// The fence that opens a line, if any.
+fn fence_of(line: &str) -> Option<Fence> {
     let indent = line.len() - line.trim_start_matches(' ').len();
     let rest = &line[indent..];
     let c = *rest.as_bytes().first()?;
     if indent > 3 || !matches!(c, b'`' | b'~') {
         return None;
     }
-    let n = rest.bytes().take_while(|&b| b == c).count();
-    (n >= 3).then_some((c, n))
+    let len = rest.bytes().take_while(|&b| b == c).count();
+    (len >= 3).then_some(Fence {
+        char: c,
+        len,
+        indent,
+    })
 }
 
 /// The fence left open at the end of `text`, if any.
-fn open_fence(text: &str) -> Option<(u8, usize)> {
-    let mut open: Option<(u8, usize)> = None;
-    for line in text.split_inclusive('\n') {
-        match (open, fence_of(line)) {
-            (None, Some(fence)) => open = Some(fence),
-            (Some((c, n)), Some((c2, n2)))
-                if c == c2 && n2 >= n && line.trim_end().bytes().all(|b| b == c || b == b' ') =>
-            {
-                open = None;
-            }
-            _ => {}
+fn open_fence(text: &str) -> Option<Fence> {
+    text.split_inclusive('\n').fold(None, next_fence)
+}
+
+/// The fence open after `line`, given the one open before it.
+fn next_fence(open: Option<Fence>, line: &str) -> Option<Fence> {
+    match (open, fence_of(line)) {
+        (None, opening) => opening,
+        (Some(fence), Some(closing))
+            if closing.char == fence.char
+                && closing.len >= fence.len
+                && line
+                    .trim_end()
+                    .bytes()
+                    .all(|b| b == fence.char || b == b' ') =>
+        {
+            None
         }
+        (still_open, _) => still_open,
     }
-    open
-}
-
-fn in_open_fence(text: &str) -> bool {
-    open_fence(text).is_some()
-}
-
-/// Inside an open fence, a last line that is the closing fence being
-/// typed (``` `` ```): where the text should end instead.
-fn open_fence_partial_close(text: &str) -> Option<usize> {
-    let line_start = text.rfind('\n').map_or(0, |i| i + 1);
-    let last = &text[line_start..];
-    let (c, _) = open_fence(&text[..line_start])?;
-    let trimmed = last.trim_start_matches(' ');
-    (!trimmed.is_empty() && trimmed.bytes().all(|b| b == c)).then_some(line_start)
 }
 
 /// Whether `line` is a table delimiter row (`|---|:-:|`).
@@ -120,9 +162,9 @@ fn is_delimiter_row(line: &str) -> bool {
 
 /// A table header (or its delimiter row being typed) shows as pipes until
 /// the delimiter row is complete: hold it.
-fn hide_table_without_delimiter(block: &mut String) {
+fn hide_table_without_delimiter(block: &mut String) -> Option<RowHold> {
     if !block.contains('|') {
-        return;
+        return None;
     }
     let lines: Vec<(usize, &str)> = block
         .split_inclusive('\n')
@@ -135,15 +177,14 @@ fn hide_table_without_delimiter(block: &mut String) {
     let complete_delimiter = lines
         .iter()
         .any(|(_, line)| line.ends_with('\n') && is_delimiter_row(line));
-    let Some(&(last_start, last)) = lines.last() else {
-        return;
-    };
+    let &(last_start, last) = lines.last()?;
     if complete_delimiter {
         // A row shows once it is whole.
-        if !last.ends_with('\n') && lines.len() > 2 {
+        let holds_row = !last.ends_with('\n') && lines.len() > 2;
+        if holds_row {
             block.truncate(last_start);
         }
-        return;
+        return holds_row.then_some(RowHold::UntilNewline);
     }
     let typing_delimiter = !last.ends_with('\n')
         && last
@@ -151,19 +192,25 @@ fn hide_table_without_delimiter(block: &mut String) {
             .bytes()
             .all(|b| matches!(b, b'|' | b'-' | b':' | b' '))
         && !last.trim().is_empty();
-    let cut = if typing_delimiter {
+    let (cut, holds) = if typing_delimiter {
         let header = lines
             .len()
             .checked_sub(2)
             .and_then(|i| lines.get(i))
             .filter(|(_, line)| line.contains('|'));
-        Some(header.map_or(last_start, |(start, _)| *start))
+        let cut = header.map_or(last_start, |(start, _)| *start);
+        (Some(cut), Some(RowHold::WhileDelimiter))
+    } else if last.contains('|') {
+        // A header row: held whatever else comes on its line.
+        let holds = (!last.ends_with('\n')).then_some(RowHold::UntilNewline);
+        (Some(last_start), holds)
     } else {
-        last.contains('|').then_some(last_start)
+        (None, None)
     };
     if let Some(cut) = cut {
         block.truncate(cut);
     }
+    holds
 }
 
 /// Holds back what is being typed at the very end: a backslash, an
@@ -447,7 +494,7 @@ mod tests {
 
     #[track_caller]
     fn shows(open: &str, expected: &str) {
-        assert_eq!(preview(open), expected, "{open:?}");
+        assert_eq!(preview(open).text, expected, "{open:?}");
     }
 
     #[test]

@@ -1,0 +1,645 @@
+//! The tail, rendered incrementally: a push re-renders what it changed,
+//! not the whole open text.
+//!
+//! Rendering the open text whole on every push would cost (open size ÷
+//! chunk size) per byte of the message. Instead the tail keeps what it
+//! knows about the last line, which is where pushes land:
+//! - [`State::Inline`]: the last line's text up to a word boundary is
+//!   settled — no emphasis, code span, link, tag or citation before the
+//!   boundary can still change — so its HTML (`head`) and the tags closing
+//!   its blocks (`closers`) are kept. Plain words (no markdown syntax) are
+//!   added to `head` as they come, without parsing; anything else
+//!   re-renders only the words since the boundary, behind a stand-in word
+//!   (`x `) so that they parse as the same inline text.
+//! - [`State::Code`]: inside a code fence at the margin, lines that cannot
+//!   close the fence are escaped onto the block.
+//! - [`State::HeldRow`]: a table row shows only once it is whole, so the
+//!   tail stays the same until its line ends.
+//!
+//! A newline, or anything a state cannot vouch for, renders the open text
+//! whole and sets up a state again. Tests check push by push that the
+//! cached tail equals the whole render.
+
+use pulldown_cmark_escape::escape_html_body_text;
+
+use super::preview::{last_block_start, preview, Preview, RowHold};
+use crate::cite::index::IndexBuilder;
+
+/// Renders text of the open part as HTML, continuing the citation state
+/// `after` (`None`: after the committed part); returns the HTML and the
+/// state after it.
+pub(super) type Render<'r> = dyn Fn(&str, Option<&IndexBuilder>) -> (String, IndexBuilder) + 'r;
+
+/// What the tail remembers between pushes (positions are in the open text).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Tail {
+    state: Option<State>,
+    /// The last line and length at which setting up [`State::Inline`]
+    /// failed after rendering: retried only once the line has grown.
+    failed_at: Option<(usize, usize)>,
+}
+
+#[derive(Debug, Clone)]
+enum State {
+    HeldRow {
+        line_start: usize,
+        hold: RowHold,
+        html: String,
+    },
+    Inline(Box<SettledLine>),
+    Code {
+        at: usize,
+        head: String,
+        fence_char: u8,
+    },
+}
+
+/// A line whose text up to `at` is settled.
+#[derive(Debug, Clone)]
+struct SettledLine {
+    line_start: usize,
+    /// Where the settled text ends (after a space).
+    at: usize,
+    /// The HTML up to `at`, and the tags closing its blocks.
+    head: String,
+    closers: String,
+    /// A heading's line: `#` may be its closing sequence.
+    heading: bool,
+    /// The citation state after `at`.
+    index: IndexBuilder,
+    /// The open text's length when the text since `at` was last rendered.
+    rendered_to: usize,
+    /// That text rendered with [`TYPING`] at its end.
+    typing: Typing,
+}
+
+/// The text since a settled line's end rendered with [`TYPING`] after it.
+#[derive(Debug, Clone)]
+enum Typing {
+    NotRendered,
+    /// The HTML before and after it: plain text typed since goes in
+    /// between, without rendering again.
+    Split(String, String),
+    /// Not found where typed text would be.
+    Unusable,
+}
+
+/// Stands for text typed after a rendering: it parses as a letter would,
+/// and is found in the HTML by being unlike anything else.
+const TYPING: char = '\u{E000}';
+
+/// How far the line must grow before setting up a state is tried again.
+const RETRY_AFTER: usize = 32;
+/// The stand-in word rendered before unsettled text.
+const STAND_IN: &str = "x ";
+/// The tags that close a code block at the margin.
+const CODE_CLOSERS: &str = "</code></pre>\n";
+
+impl Tail {
+    /// Forgets everything: the open text was cut or replaced.
+    pub(super) fn reset(&mut self) {
+        *self = Tail::default();
+    }
+
+    /// The tail's HTML for `open`, which extends the open text of the last
+    /// call (or anything, after [`Tail::reset`]).
+    pub(super) fn render(&mut self, open: &str, render: &Render<'_>) -> String {
+        let line_start = open.rfind('\n').map_or(0, |i| i + 1);
+        let cached = match &self.state {
+            Some(State::HeldRow {
+                line_start: held,
+                hold,
+                html,
+            }) if *held == line_start && still_held(*hold, &open[line_start..]) => {
+                Some(html.clone())
+            }
+            Some(State::Inline(line)) if line.line_start == line_start => self.inline(open, render),
+            Some(State::Code { .. }) => self.code(open),
+            _ => None,
+        };
+        if let Some(html) = cached {
+            return html;
+        }
+        self.state = None;
+        if let Some(html) = self.settle_inline(open, line_start, render) {
+            return html;
+        }
+        let shown = preview(open);
+        let (html, _) = render(&shown.text, None);
+        self.remember(open, line_start, &shown, &html);
+        html
+    }
+
+    /// After a whole render: a held table row or a code block at the margin.
+    fn remember(&mut self, open: &str, line_start: usize, shown: &Preview<'_>, html: &str) {
+        if let Some(hold) = shown.holds_row {
+            self.state = Some(State::HeldRow {
+                line_start,
+                hold,
+                html: html.to_owned(),
+            });
+        } else if let Some(fence_char) = shown.in_margin_fence.filter(|_| shown.text == open) {
+            // The block must be the fence the preview sees open (an HTML
+            // block can hide a fence from it): the HTML ends with the last
+            // whole line, or with the code tag right after the fence.
+            let previous_line = open[..line_start.saturating_sub(1)]
+                .rfind('\n')
+                .map_or(0, |i| i + 1);
+            let after_fence = open[previous_line..]
+                .trim_start_matches(' ')
+                .starts_with(char::from(fence_char));
+            let (mut partial, mut whole_line) = (String::new(), String::new());
+            let _ = escape_html_body_text(&mut partial, &open[line_start..]);
+            let _ = escape_html_body_text(&mut whole_line, &open[previous_line..line_start]);
+            let head = html
+                .strip_suffix(CODE_CLOSERS)
+                .and_then(|head| head.strip_suffix(partial.as_str()))
+                .filter(|head| {
+                    if after_fence {
+                        head.ends_with('>')
+                    } else {
+                        head.ends_with(whole_line.as_str())
+                    }
+                });
+            if let Some(head) = head {
+                self.state = Some(State::Code {
+                    at: line_start,
+                    head: head.to_owned(),
+                    fence_char,
+                });
+            }
+        }
+    }
+
+    /// In a code block: the new text escaped onto it, unless one of its
+    /// lines might be the closing fence.
+    fn code(&mut self, open: &str) -> Option<String> {
+        let Some(State::Code {
+            at,
+            head,
+            fence_char,
+        }) = &mut self.state
+        else {
+            return None;
+        };
+        let from_line = open.get(..*at)?.rfind('\n').map_or(0, |i| i + 1);
+        let may_close = open[from_line..]
+            .split('\n')
+            .any(|line| line.trim_start_matches(' ').as_bytes().first() == Some(fence_char));
+        if may_close || open[*at..].contains(['\r', '\0']) {
+            return None;
+        }
+        // Whole lines join the block. (How a last line of only spaces
+        // shows depends on its length: left to the whole render.)
+        let complete = open.rfind('\n').map_or(*at, |i| (i + 1).max(*at));
+        let partial = &open[complete..];
+        if !partial.is_empty() && partial.trim_start_matches(' ').is_empty() {
+            return None;
+        }
+        let _ = escape_html_body_text(&mut *head, &open[*at..complete]);
+        *at = complete;
+        let mut html = head.clone();
+        let _ = escape_html_body_text(&mut html, partial);
+        html.push_str(CODE_CLOSERS);
+        Some(html)
+    }
+
+    /// Sets up [`State::Inline`] at the last word boundary of the last
+    /// line, if the text before it is settled; returns the tail.
+    fn settle_inline(
+        &mut self,
+        open: &str,
+        line_start: usize,
+        render: &Render<'_>,
+    ) -> Option<String> {
+        let line = &open[line_start..];
+        if self.failed_at.is_some_and(|(failed_line, len)| {
+            failed_line == line_start && open.len() < len + RETRY_AFTER
+        }) {
+            return None;
+        }
+        // Tables, footnotes and definitions in the open text, and raw HTML
+        // blocks change how a line renders in ways a word cannot show.
+        // Raw HTML anywhere in the block is balanced by the sanitizer at
+        // its end, wherever that is.
+        if line.contains(['|', '\t', '\r'])
+            || open.contains("[^")
+            || open.contains("]:")
+            || !tags_are_cites(&open[last_block_start(open)..])
+        {
+            return None;
+        }
+        let at = line_start + word_boundary(line)?;
+        let settled = &open[..at];
+        // The preview edits the last block from its end, and may reach
+        // back (hiding `[1` can bare a URL, which is held too; a `**` left
+        // open earlier in the block is closed at its end): the block up to
+        // the boundary must be left as it is.
+        let block_start = last_block_start(&open[..at]);
+        if !line_is_settled(&open[line_start..at]) || !is_settled(&open[block_start..at]) {
+            return None;
+        }
+        let (html, index) = render(settled, None);
+        let Some((head, closers, heading)) = split_closers(&html) else {
+            self.failed_at = Some((line_start, open.len()));
+            return None;
+        };
+        if !text_is_settled(innermost_block(head)) {
+            self.failed_at = Some((line_start, open.len()));
+            return None;
+        }
+        let spaces = &settled[settled.trim_end_matches(' ').len()..];
+        self.state = Some(State::Inline(Box::new(SettledLine {
+            line_start,
+            at,
+            head: format!("{head}{spaces}"),
+            closers: closers.to_owned(),
+            heading,
+            index,
+            rendered_to: at,
+            typing: Typing::NotRendered,
+        })));
+        self.inline(open, render)
+    }
+
+    /// On a settled line: the head, the text since it, and the closers.
+    fn inline(&mut self, open: &str, render: &Render<'_>) -> Option<String> {
+        let Some(State::Inline(line)) = &mut self.state else {
+            return None;
+        };
+        let pending = open.get(line.at..)?;
+        // A heading's `#` may close it; a `]` or `)` without its opener
+        // here may pair with one in the settled text (for the preview).
+        if line.heading && pending.contains('#')
+            || closes_before_opening(pending, '[', ']')
+            || closes_before_opening(pending, '(', ')')
+        {
+            return None;
+        }
+        if is_plain(pending) && !has_url_like_word(pending) {
+            let shown = pending.trim_end_matches(' ');
+            let html = compose(&line.head, shown, &line.closers, !shown.is_empty());
+            if let Some(boundary) = word_boundary(pending) {
+                line.advance(&pending[..boundary], boundary, None);
+            }
+            return Some(html);
+        }
+        if let Some(html) = line.typed(open, render) {
+            return Some(html);
+        }
+        // Settle the words before the last boundary first, so that the
+        // next push re-renders less.
+        if let Some(boundary) = word_boundary(pending) {
+            let words = &pending[..boundary];
+            let piece = format!("{STAND_IN}{words}");
+            if line_is_settled(words) && is_settled(&piece) {
+                let (html, after) = render(&piece, Some(&line.index));
+                if let Some((inner, _)) = stand_in_content(&html).filter(|i| text_is_settled(i.0)) {
+                    let spaces = &words[words.trim_end_matches(' ').len()..];
+                    line.advance(&format!("{inner}{spaces}"), boundary, Some(after));
+                }
+            }
+        }
+        let piece = format!("{STAND_IN}{}", &open[line.at..]);
+        let shown = preview(&piece);
+        let (html, _) = render(&shown.text, Some(&line.index));
+        let (inner, keep_spaces) = stand_in_content(&html)?;
+        line.rendered_to = open.len();
+        line.typing = Typing::NotRendered;
+        Some(compose(&line.head, inner, &line.closers, keep_spaces))
+    }
+}
+
+impl SettledLine {
+    /// Moves the settled end `by` bytes on, its HTML being `html`.
+    fn advance(&mut self, html: &str, by: usize, index: Option<IndexBuilder>) {
+        self.head.push_str(html);
+        self.at += by;
+        if let Some(index) = index {
+            self.index.absorb(index);
+        }
+        self.rendered_to = self.rendered_to.max(self.at);
+        self.typing = Typing::NotRendered;
+    }
+
+    /// When only plain text was typed since the last rendering: that
+    /// rendering with the text put where [`TYPING`] was.
+    fn typed(&mut self, open: &str, render: &Render<'_>) -> Option<String> {
+        let typed = open.get(self.rendered_to..)?;
+        let before = open[..self.rendered_to].chars().next_back()?;
+        // The words typed text goes on or starts.
+        let words = &open[open[..self.rendered_to].rfind(' ').map_or(0, |i| i + 1)..];
+        let plain = !typed.trim_end_matches(' ').is_empty()
+            && is_plain(typed)
+            && !has_url_like_word(words)
+            // Raw HTML is balanced by the sanitizer around the end of the
+            // rendered text, wherever that is.
+            && tags_are_cites(&open[self.at..])
+            // Typed text must go on as the stand-in would: after `<`, `&`
+            // or `\` a letter starts a tag, entity or escape; next to a
+            // delimiter a letter and a space differ (`**x` opens, `** `
+            // does not).
+            && (before.is_alphanumeric()
+                || before == ' '
+                || (matches!(before, '*' | '_' | '~' | '`' | '[' | '(')
+                    && typed.starts_with(char::is_alphanumeric)))
+            // In a word with `&`, `<` or `\`, letters make an entity, a tag
+            // name or an escape.
+            && !words.contains(['&', '<', '\\'])
+            // After `[1`, digits and `,` `-` `#` go on a marker; letters
+            // make it text, as the stand-in does.
+            && (!open[self.at..].contains('[')
+                || typed.chars().all(|c| c.is_alphabetic() || c == ' '));
+        if !plain {
+            return None;
+        }
+        if matches!(self.typing, Typing::NotRendered) {
+            let piece = format!("{STAND_IN}{}{TYPING}", &open[self.at..self.rendered_to]);
+            let shown = preview(&piece);
+            let (html, _) = render(&shown.text, Some(&self.index));
+            let split = stand_in_content(&html).and_then(|(inner, _)| split_at_typing(inner));
+            self.typing = match split {
+                Some((before, after)) => Typing::Split(
+                    format!("{}{before}", self.head),
+                    format!("{after}{}", self.closers),
+                ),
+                None => Typing::Unusable,
+            };
+        }
+        let Typing::Split(before, after) = &self.typing else {
+            return None;
+        };
+        Some(format!("{before}{}{after}", typed.trim_end_matches(' ')))
+    }
+}
+
+/// `html` around its one [`TYPING`] character, which must be in text (not
+/// in an attribute, and not repeated in one either).
+fn split_at_typing(html: &str) -> Option<(&str, &str)> {
+    let at = html.find(TYPING)?;
+    let (before, after) = (&html[..at], &html[at + TYPING.len_utf8()..]);
+    let in_text = before
+        .rfind(['<', '>'])
+        .is_none_or(|i| before.as_bytes()[i] == b'>');
+    (in_text && !after.contains(TYPING)).then_some((before, after))
+}
+
+/// Whether `text` has a `close` with no `open` before it.
+fn closes_before_opening(text: &str, open: char, close: char) -> bool {
+    let mut depth = 0usize;
+    text.chars().any(|c| {
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return true,
+            }
+        }
+        false
+    })
+}
+
+/// `head` + `inner` + `closers`; unless `keep_spaces`, `head`'s trailing
+/// spaces end the paragraph and are dropped.
+fn compose(head: &str, inner: &str, closers: &str, keep_spaces: bool) -> String {
+    let head = if keep_spaces {
+        head
+    } else {
+        head.trim_end_matches(' ')
+    };
+    let mut html = String::with_capacity(head.len() + inner.len() + closers.len());
+    html.push_str(head);
+    html.push_str(inner);
+    html.push_str(closers);
+    html
+}
+
+/// After the last run of spaces that follows something else: where a new
+/// word starts (or will).
+fn word_boundary(text: &str) -> Option<usize> {
+    let end = text.rfind(' ')? + 1;
+    let before = text[..end].trim_end_matches(' ');
+    (!before.is_empty()).then_some(end)
+}
+
+/// Whether the preview leaves `text` as it is (bar trailing spaces):
+/// nothing at its end is still being typed.
+fn is_settled(text: &str) -> bool {
+    preview(text).text == text.trim_end_matches(' ')
+}
+
+/// A line's settled part: it has a letter (so the line is not a rule, an
+/// underline or a list marker still being typed) and any `<` in it is a
+/// cite tag, each opened one closed (other inline HTML may pair up later).
+fn line_is_settled(line: &str) -> bool {
+    line.chars().any(char::is_alphabetic) && cite_tags(line).is_some_and(|depth| depth == 0)
+}
+
+/// Whether every `<` in `text` is a cite tag.
+fn tags_are_cites(text: &str) -> bool {
+    cite_tags(text).is_some()
+}
+
+/// How many cite tags `text` leaves open, if its only tags are cite tags
+/// and none closes before it opens.
+fn cite_tags(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (at, _) in text.match_indices('<') {
+        let tag = text.as_bytes().get(at + 1..)?;
+        let starts = |name: &[u8]| {
+            tag.get(..name.len())
+                .is_some_and(|t| t.eq_ignore_ascii_case(name))
+        };
+        if starts(b"cite") {
+            depth += 1;
+        } else if starts(b"/cite") {
+            depth = depth.checked_sub(1)?;
+        } else {
+            return None;
+        }
+    }
+    Some(depth)
+}
+
+/// Whether text has no markdown syntax at all: it renders as itself.
+fn is_plain(text: &str) -> bool {
+    !text.contains([
+        '*', '_', '`', '[', ']', '<', '>', '|', '&', '~', '(', ')', '!', '\\', '#', '$', '^', '\t',
+        '\r', '\n', '\0',
+    ])
+}
+
+/// Whether a word may be or become a link: a URL or an e-mail address,
+/// or (the last word) the start of a URL, which the preview holds back.
+fn has_url_like_word(text: &str) -> bool {
+    let contains_www = |word: &str| {
+        word.as_bytes()
+            .windows(4)
+            .any(|w| w.eq_ignore_ascii_case(b"www."))
+    };
+    if text.contains([':', '@']) || text.split(' ').any(contains_www) {
+        return true;
+    }
+    // (`*www.` and `(https://` are URLs being typed too.)
+    let last = text
+        .rsplit(' ')
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches(|c: char| !c.is_alphanumeric());
+    !last.is_empty()
+        && ["https://", "http://", "www."].iter().any(|start| {
+            start
+                .get(..last.len())
+                .is_some_and(|prefix| prefix.eq_ignore_ascii_case(last))
+        })
+}
+
+/// Whether the inline HTML `html` leaves nothing that a later delimiter
+/// could pair with: no literal `*`, `_`, `~`, backtick, bracket or `<` in
+/// its text (code spans aside).
+fn text_is_settled(html: &str) -> bool {
+    let mut rest = html;
+    while let Some(lt) = rest.find('<') {
+        if !text_run_is_settled(&rest[..lt]) {
+            return false;
+        }
+        rest = &rest[lt..];
+        let skip_to = if rest.starts_with("<code") {
+            rest.find("</code>").map(|i| i + "</code>".len())
+        } else {
+            rest.find('>').map(|i| i + 1)
+        };
+        let Some(skip_to) = skip_to else {
+            return false;
+        };
+        rest = &rest[skip_to..];
+    }
+    text_run_is_settled(rest)
+}
+
+fn text_run_is_settled(text: &str) -> bool {
+    !text.contains(['*', '_', '~', '`', '[', ']']) && !text.contains("&lt;")
+}
+
+/// The inline content of the innermost block that `head` leaves open.
+fn innermost_block(head: &str) -> &str {
+    let mut end = head.len();
+    while let Some(lt) = head[..end].rfind('<') {
+        let tag = &head[lt..];
+        let opens_block = ["<p>", "<li>"].iter().any(|t| tag.starts_with(t))
+            || (tag.len() >= 4
+                && tag.starts_with("<h")
+                && matches!(tag.as_bytes()[2], b'1'..=b'6')
+                && tag.as_bytes()[3] == b'>');
+        if opens_block {
+            return &head[head[lt..].find('>').map_or(lt, |i| lt + i + 1)..];
+        }
+        end = lt;
+    }
+    head
+}
+
+/// Splits a rendering that ends in inline content into that content and
+/// the tags closing its blocks; says whether the innermost is a heading.
+fn split_closers(html: &str) -> Option<(&str, &str, bool)> {
+    let mut end = html.len();
+    let mut innermost = None;
+    loop {
+        let trimmed = html[..end].trim_end_matches('\n');
+        let Some(tag_start) = trimmed.ends_with('>').then(|| trimmed.rfind('<')).flatten() else {
+            break;
+        };
+        let tag = &trimmed[tag_start..];
+        let inline_container = matches!(tag, "</p>" | "</li>")
+            || (tag.len() == 5
+                && tag.starts_with("</h")
+                && matches!(tag.as_bytes()[3], b'1'..=b'6'));
+        if !inline_container && !matches!(tag, "</ul>" | "</ol>" | "</blockquote>") {
+            break;
+        }
+        innermost = Some(inline_container.then_some(tag.starts_with("</h")));
+        end = tag_start;
+    }
+    let heading = innermost??;
+    // Inline content runs up to its closer; a newline there ends a block
+    // (an item holding a code block).
+    (!html[..end].ends_with('\n')).then_some((&html[..end], &html[end..], heading))
+}
+
+/// The inline content of the rendering of [`STAND_IN`] + text, and
+/// whether the space before it survived (it does not when the paragraph
+/// ends with it).
+fn stand_in_content(html: &str) -> Option<(&str, bool)> {
+    let inner = html.strip_prefix("<p>x")?.strip_suffix("</p>\n")?;
+    match inner.strip_prefix(' ') {
+        Some(content) => Some((content, true)),
+        None => inner.is_empty().then_some((inner, false)),
+    }
+}
+
+/// Whether the preview still holds back the table row `line` (unless it
+/// turns into a code fence).
+fn still_held(hold: RowHold, line: &str) -> bool {
+    let delimiter_only = || line.bytes().all(|b| matches!(b, b'|' | b'-' | b':' | b' '));
+    !line.trim_start_matches(' ').starts_with(['`', '~'])
+        && (hold == RowHold::UntilNewline || delimiter_only())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn closers_are_split_off_inline_content() {
+        assert_eq!(
+            split_closers("<p>a <em>b</em></p>\n"),
+            Some(("<p>a <em>b</em>", "</p>\n", false))
+        );
+        assert_eq!(
+            split_closers("<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n"),
+            Some(("<ul>\n<li>one</li>\n<li>two", "</li>\n</ul>\n", false))
+        );
+        assert_eq!(split_closers("<h2>Title</h2>\n").map(|s| s.2), Some(true));
+        assert_eq!(split_closers("<pre><code>x</code></pre>\n"), None);
+        assert_eq!(split_closers("<ul>\n</ul>\n"), None);
+        assert_eq!(
+            split_closers("<li>\n<pre><code>x\n</code></pre>\n</li>\n"),
+            None
+        );
+    }
+
+    #[test]
+    fn settled_text_leaves_nothing_to_pair_with() {
+        assert!(text_is_settled("a <strong>b</strong> <code>x_*y</code>"));
+        assert!(text_is_settled(r#"<a data-citation-key="call_1">1</a>"#));
+        assert!(!text_is_settled("a * b"));
+        assert!(!text_is_settled("see [7] and"));
+        assert!(!text_is_settled("a &lt;b"));
+    }
+
+    #[test]
+    fn words_that_may_become_links_are_not_plain_text() {
+        assert!(has_url_like_word("see htt"));
+        assert!(has_url_like_word("see ww"));
+        assert!(has_url_like_word("see *w"));
+        assert!(has_url_like_word("see www.exa"));
+        assert!(has_url_like_word("at https://x.example now"));
+        assert!(has_url_like_word("mail me@host"));
+        assert!(!has_url_like_word("see what"));
+        assert!(!has_url_like_word("the end."));
+    }
+
+    #[test]
+    fn settled_lines_have_words_and_whole_cite_tags() {
+        assert!(line_is_settled("a <cite id=\"x\">b</cite> "));
+        assert!(!line_is_settled("a <cite id=\"x\">b "));
+        assert!(!line_is_settled("a <b>bold "));
+        assert!(!line_is_settled("1. "));
+        assert!(!line_is_settled("a </cite> b <cite> "));
+        assert_eq!(
+            innermost_block("<ul>\n<li>a</li>\n<li>b <em>c</em>"),
+            "b <em>c</em>"
+        );
+    }
+}

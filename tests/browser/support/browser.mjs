@@ -1,0 +1,47 @@
+// Debian's Chromium driven by playwright-core (no browser download here).
+
+import { chromium } from "playwright-core";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+
+export function launch() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/**
+ * A fresh context whose every request off `origin` is aborted at once: the
+ * network is closed anyway, and remote images then settle (fail) quickly.
+ * Also opens a page on `origin + path` and waits for the harness to be ready.
+ */
+export async function openPage(browser, origin, pagePath) {
+  const context = await browser.newContext();
+  await context.route("**/*", (route) =>
+    route.request().url().startsWith(`${origin}/`) ? route.continue() : route.abort(),
+  );
+  const page = await context.newPage();
+  // Uncaught exceptions, and what React and the browser report as errors or
+  // warnings, but for the samples' images and links failing to load (the
+  // network is closed, and relative URLs are 404s on the test server).
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  page.on("console", (message) => {
+    const text = message.text();
+    if (["error", "warning"].includes(message.type()) && !text.startsWith("Failed to load resource:")) {
+      errors.push(`console.${message.type()}: ${text}`);
+    }
+  });
+  await page.goto(origin + pagePath);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === "1");
+  return { context, page, errors };
+}

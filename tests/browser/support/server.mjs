@@ -1,0 +1,72 @@
+// The test pages' server: 127.0.0.1 only, a random port, a fixed set of
+// routes (everything else is a 404, e.g. the `x` of `<img src=x onerror=…>`).
+
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { REPO } from "./citemark.mjs";
+
+const HERE = path.join(REPO, "tests/browser");
+const NONCE = "citemark-test";
+
+// Report-only, so nothing is blocked: every inline script, event handler,
+// javascript: URL, eval, plugin, frame or form a payload gets to run or load
+// is *reported* (a `securitypolicyviolation` event) while it still runs and
+// trips the page's hooks. Only the pages' own nonce'd and same-origin scripts pass.
+const CSP = [
+  `script-src 'self' 'nonce-${NONCE}'`,
+  "object-src 'none'",
+  "frame-src 'none'",
+  "worker-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join("; ");
+
+const FILES = {
+  "/pkg/src/hydrate.js": path.join(REPO, "pkg/src/hydrate.js"),
+  "/pkg/src/svelte.js": path.join(REPO, "pkg/src/svelte.js"),
+  "/pkg/src/react.js": path.join(REPO, "pkg/src/react.js"),
+  "/vendor/react.js": path.join(HERE, "node_modules/react/umd/react.development.js"),
+  "/vendor/react-dom.js": path.join(HERE, "node_modules/react-dom/umd/react-dom.development.js"),
+};
+for (const name of ["hooks.js", "harness.js", "react-shim.js", "react-dom-shim.js", "react-app.js", "xss-page.js"]) {
+  FILES[`/pages/${name}`] = path.join(HERE, "pages", name);
+}
+
+/**
+ * A page loading `modules` (ES modules, in order) after the classic
+ * `scripts`; bare `react`/`react-dom` imports map to the UMD builds' shims.
+ */
+export function page({ scripts = [], modules = [] }) {
+  const importMap = { imports: { react: "/pages/react-shim.js", "react-dom": "/pages/react-dom-shim.js" } };
+  return `<!doctype html><html><head><meta charset="utf-8"><title>citemark browser test</title>
+${scripts.map((src) => `<script src="${src}"></script>`).join("\n")}
+<script type="importmap" nonce="${NONCE}">${JSON.stringify(importMap)}</script>
+${modules.map((src) => `<script type="module" src="${src}"></script>`).join("\n")}
+</head><body><div id="root"></div></body></html>`;
+}
+
+/** Starts the server with `pages` ({path: html}); resolves to {origin, close}. */
+export async function serve(pages) {
+  const server = createServer(async (request, response) => {
+    const { pathname } = new URL(request.url, "http://127.0.0.1");
+    if (pages[pathname]) {
+      response.writeHead(200, {
+        "content-type": "text/html; charset=utf-8",
+        "content-security-policy-report-only": CSP,
+      });
+      response.end(pages[pathname]);
+    } else if (FILES[pathname]) {
+      response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" });
+      response.end(await readFile(FILES[pathname]));
+    } else {
+      response.writeHead(404, { "content-type": "text/plain" });
+      response.end("not found");
+    }
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    origin: `http://127.0.0.1:${server.address().port}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}

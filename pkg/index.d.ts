@@ -1,16 +1,15 @@
 // Type declarations for `citemark` (and `citemark/lite`, which has the same API).
 // Hand-written from the crate's serde types (camelCase JSON); keep them in step
-// with src/options.rs, src/source.rs, src/cite/index.rs, src/stream/mod.rs and
-// src/adapters/mod.rs.
+// with src/options.rs, src/stream/mod.rs and src/adapters/mod.rs (the index's
+// types, from src/cite/index.rs and src/source.rs, are in src/types.d.ts).
 
-/** A JSON value, as `Source.data` and `Occurrence.query` carry them. */
-export type JsonValue =
-  | null
-  | boolean
-  | number
-  | string
-  | JsonValue[]
-  | { [key: string]: JsonValue };
+import type { CitationIndex, CitationKind, Diagnostic, DiagnosticKind, JsonValue, Occurrence, Range, Source, SourceUse } from "./src/types.js";
+
+// The citation index's types are declared once, in src/types.d.ts, for every entry point.
+export type { CitationIndex, CitationKind, Diagnostic, DiagnosticKind, JsonValue, Occurrence, Range, Source, SourceUse };
+
+/** A range of UTF-8 **bytes** in the input markdown (not UTF-16 string indices); `Range` in src/types.d.ts. */
+export type Span = Range;
 
 /** How each citation occurrence is written. Default `"link"`. */
 export type Mode = "link" | "button" | "icon";
@@ -42,22 +41,6 @@ export interface ShortLinkPattern {
   key: string;
 }
 
-/** One thing the answer may cite: a tool call, a retrieved document, a web result. */
-export interface Source {
-  /** The key cite tags and short links use. */
-  id?: string;
-  /** The number `[n]` markers use; defaults to the position in the list + 1. A non-negative integer. */
-  index?: number;
-  /** Display title (link `title`, tooltip, source list). */
-  title?: string;
-  /** Where a click should go; scheme-checked before it is written. */
-  href?: string;
-  /** A quoted passage, for hover previews. */
-  excerpt?: string;
-  /** Anything else the host wants back in the citation index. */
-  data?: JsonValue;
-}
-
 /**
  * Everything that shapes one render. Every field is optional; unknown fields
  * and values of the wrong type throw a `TypeError` naming their path
@@ -84,73 +67,6 @@ export interface Options {
   linkTarget?: string | null;
   /** Prefix of every `id` citemark writes. Default `"user-content-"`. */
   idPrefix?: string;
-}
-
-/** `data-citation-kind`: the syntax a citation was written in. */
-export type CitationKind = "cite" | "index" | "shortlink" | "query";
-
-/** A range of UTF-8 **bytes** in the input markdown (not UTF-16 string indices). */
-export interface Span {
-  start: number;
-  end: number;
-}
-
-/** One citation element in the HTML. */
-export interface Occurrence {
-  /** 1-based position among the document's citations; `data-citation-ordinal`. */
-  ordinal: number;
-  kind: CitationKind;
-  /** The source id (after aliases), or the number for `[n]`; `data-citation-key`. */
-  key: string;
-  /** The key as written, when an alias changed it. */
-  originalKey?: string;
-  /** The visible label as plain text. */
-  label: string;
-  /** Whether a supplied source matched. */
-  resolved: boolean;
-  /** The cited source's display number (1-based, order of first use), when resolved. */
-  number?: number;
-  range: Span;
-  /** The link's URL, for link syntaxes. */
-  url?: string;
-  /** The `#…` part of a marker such as `[1#page=3]`. */
-  fragment?: string;
-  /** For short links: the conversation id, when the pattern captures one. */
-  conversation?: string;
-  /** For short links: every capture of the pattern. */
-  captures?: Record<string, string>;
-  /** For query links: the decoded JSON query. */
-  query?: JsonValue;
-}
-
-/** A supplied source, with how the document used it. */
-export interface SourceUse {
-  /** Display number: 1-based order of first citation; absent when uncited. */
-  number?: number;
-  /** Position in `options.sources`. */
-  position: number;
-  /** How many occurrences cite it. */
-  uses: number;
-  source: Source;
-}
-
-export type DiagnosticKind = "unresolvedIndex" | "malformedQuery" | "unclosedCite" | "citeWithoutId";
-
-/** Something citation-like that did not become a citation element. */
-export interface Diagnostic {
-  kind: DiagnosticKind;
-  range: Span;
-  key?: string;
-}
-
-/** Everything citemark learned about the document's citations. */
-export interface CitationIndex {
-  occurrences: Occurrence[];
-  /** The cited sources, in order of first use. */
-  sources: SourceUse[];
-  /** The supplied sources never cited, in supplied order. */
-  uncited: SourceUse[];
-  diagnostics: Diagnostic[];
 }
 
 /** What `render` returns. */

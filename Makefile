@@ -2,13 +2,16 @@
 #   make demo   render the bundled sample answer (HTML, then the citation index)
 #   make test   every check CI runs: format, lints, docs, unit/spec/XSS/snapshot tests
 #   make bench  criterion benchmarks (citemark vs pulldown-cmark)
+#   make pkg        the npm package's generated files (pkg/dist/: wasm + glue, default and lite)
+#   make test-node  the npm package, packed and installed, tested under Node (after make pkg)
+#   make size       the package's sizes (raw/gzip/brotli) and render speed in Node
 #   make test-browser  pkg/src's hydration entry points and XSS corpora in headless Chromium
 
 SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test bench toolchain fmt lint doc test-browser
+.PHONY: demo test bench toolchain fmt lint doc pkg pkg-tools test-node size test-browser
 
 ## Installs what the Rust checks need; idempotent and quick when present.
 toolchain:
@@ -39,6 +42,40 @@ test: fmt lint doc
 
 bench: toolchain
 	$(CARGO) bench --bench render
+
+# ---- the npm package (pkg/) ----------------------------------------------------
+# wasm-bindgen-cli must be the exact version of the wasm-bindgen crate in Cargo.lock.
+WASM_BINDGEN_VERSION := $(shell sed -n '/^name = "wasm-bindgen"$$/{n;s/^version = "\(.*\)"$$/\1/p;}' Cargo.lock)
+WASM_BINDGEN_ROOT := .tools/wasm-bindgen-$(WASM_BINDGEN_VERSION)
+WASM_BINDGEN := $(WASM_BINDGEN_ROOT)/bin/wasm-bindgen
+# One target dir per entry, so that re-running `make pkg` relinks nothing.
+WASM_CARGO := $(CARGO) rustc --lib --crate-type cdylib --target wasm32-unknown-unknown --profile wasm --no-default-features --quiet
+WASM_OUT = target/wasm-$(1)/wasm32-unknown-unknown/wasm/citemark.wasm
+# wasm-opt level, matching the wasm profile's opt-level "s" (README: 3 vs s measured).
+WASM_OPT_LEVEL ?= -Os
+
+## Installs what the wasm build needs into git-ignored folders; quick when present.
+pkg-tools: toolchain
+	@command -v node >/dev/null && command -v npm >/dev/null || { echo "node and npm are needed for the npm package"; exit 1; }
+	@test -n "$(WASM_BINDGEN_VERSION)" || { echo "no wasm-bindgen in Cargo.lock"; exit 1; }
+	@rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+	@test -x $(WASM_BINDGEN) || $(CARGO) install wasm-bindgen-cli --version "=$(WASM_BINDGEN_VERSION)" --root $(WASM_BINDGEN_ROOT)
+	@test pkg/node_modules/.package-lock.json -nt pkg/package-lock.json || (cd pkg && npm ci --no-audit --no-fund --loglevel=error)
+
+## Builds pkg/dist/{default,lite}: release wasm, wasm-bindgen --target web, wasm-opt, base64 module.
+pkg: pkg-tools
+	$(WASM_CARGO) --target-dir target/wasm-default --features wasm,sanitize
+	node pkg/scripts/build.mjs default $(call WASM_OUT,default) $(WASM_BINDGEN) $(WASM_OPT_LEVEL)
+	$(WASM_CARGO) --target-dir target/wasm-lite --features wasm
+	node pkg/scripts/build.mjs lite $(call WASM_OUT,lite) $(WASM_BINDGEN) $(WASM_OPT_LEVEL)
+	cd pkg && ./node_modules/.bin/tsc -p types-test/tsconfig.json
+
+## Packs pkg/ with npm pack, installs the tarball into target/node-test/ and runs tests/node/ there.
+test-node: pkg
+	node tests/node/run.mjs
+
+size: pkg
+	node pkg/scripts/size.mjs
 
 ## Browser tests (README: Hydration): Debian's Chromium, installed when
 ## missing, driven by the pinned playwright-core. The samples are rendered by

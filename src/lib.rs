@@ -15,6 +15,14 @@
 //! Open WebUI, RAG chunks, tool-call conversations), the [`adapters`] turn
 //! the raw response into the markdown and sources `render` takes.
 //!
+//! # Features
+//! - `sanitize` (default): raw HTML is cleaned with ammonia. Without it,
+//!   [`RawHtml::Sanitize`] renders as [`RawHtml::Escape`] (see
+//!   [`RawHtml::effective`]): raw HTML is never passed through.
+//! - `cli` (default): the `citemark` command-line tool.
+//! - `wasm`: the wasm-bindgen shell the npm package is built from (`wasm`
+//!   module); `make pkg` builds it.
+//!
 //! # Example
 //! ```
 //! use citemark::{render, Options, Source};
@@ -56,6 +64,8 @@ mod sanitize;
 mod source;
 mod stream;
 mod url;
+#[cfg(feature = "wasm")]
+pub mod wasm;
 
 pub use cite::index::{
     CitationIndex, CitationKind, Diagnostic, DiagnosticKind, Occurrence, SourceUse, Span,

@@ -11,12 +11,16 @@
 //! markdown … `</details>` keeps its markdown, and an unclosed `<b>` is
 //! closed at the end of its paragraph instead of swallowing the page.
 
+#[cfg(feature = "sanitize")]
 use std::collections::HashSet;
+#[cfg(feature = "sanitize")]
 use std::sync::OnceLock;
 
+#[cfg(feature = "sanitize")]
 use crate::options::DEFAULT_LINK_REL;
 
 /// Tags kept in raw HTML: GitHub's allowlist, in spirit.
+#[cfg(feature = "sanitize")]
 const ALLOWED_TAGS: &[&str] = &[
     "a",
     "abbr",
@@ -78,6 +82,7 @@ const ALLOWED_TAGS: &[&str] = &[
 ];
 
 /// Attributes kept, per tag. No `on*`, no `style`, no `class`, no `id`.
+#[cfg(feature = "sanitize")]
 const ALLOWED_ATTRIBUTES: &[(&str, &[&str])] = &[
     ("a", &["href", "title"]),
     ("abbr", &["title"]),
@@ -110,15 +115,18 @@ const SIMPLE_TAGS: &[&str] = &[
 ];
 
 /// The ammonia cleaner for raw HTML, writing `link_rel` on kept links.
+#[cfg(feature = "sanitize")]
 pub(crate) struct Sanitizer<'o> {
     cleaner: Cleaner<'o>,
 }
 
+#[cfg(feature = "sanitize")]
 enum Cleaner<'o> {
     Shared(&'static ammonia::Builder<'static>),
     Own(Box<ammonia::Builder<'o>>),
 }
 
+#[cfg(feature = "sanitize")]
 fn build_cleaner<'r>(link_rel: Option<&'r str>) -> ammonia::Builder<'r> {
     let mut cleaner = ammonia::Builder::empty();
     cleaner
@@ -136,6 +144,7 @@ fn build_cleaner<'r>(link_rel: Option<&'r str>) -> ammonia::Builder<'r> {
     cleaner
 }
 
+#[cfg(feature = "sanitize")]
 impl<'o> Sanitizer<'o> {
     pub(crate) fn new(link_rel: Option<&'o str>) -> Self {
         // Building a cleaner costs more than cleaning a paragraph: the
@@ -157,6 +166,41 @@ impl<'o> Sanitizer<'o> {
             Cleaner::Shared(builder) => builder.clean(html).to_string(),
             Cleaner::Own(builder) => builder.clean(html).to_string(),
         }
+    }
+}
+
+/// Without the `sanitize` feature there is no HTML parser: the writer
+/// renders [`RawHtml::Sanitize`](crate::RawHtml::Sanitize) as
+/// [`RawHtml::Escape`](crate::RawHtml::Escape) (see
+/// [`RawHtml::effective`](crate::RawHtml::effective)), so no scope is ever
+/// cleaned. Should one be, its fragment is escaped: shown as text, never
+/// passed through.
+#[cfg(not(feature = "sanitize"))]
+pub(crate) struct Sanitizer<'o> {
+    link_rel: std::marker::PhantomData<&'o str>,
+}
+
+#[cfg(not(feature = "sanitize"))]
+impl<'o> Sanitizer<'o> {
+    pub(crate) fn new(_link_rel: Option<&'o str>) -> Self {
+        Sanitizer {
+            link_rel: std::marker::PhantomData,
+        }
+    }
+
+    fn clean(&self, html: &str) -> String {
+        // Text only (there are no attributes left to quote), so `"` stays
+        // and the placeholders still match.
+        let mut out = String::with_capacity(html.len());
+        for c in html.chars() {
+            match c {
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                '&' => out.push_str("&amp;"),
+                c => out.push(c),
+            }
+        }
+        out
     }
 }
 
@@ -342,7 +386,22 @@ fn track_elements(raw: &str, open: &mut Vec<String>) {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(feature = "sanitize")))]
+mod escape_fallback_tests {
+    use super::*;
+
+    #[test]
+    fn a_scope_is_escaped_with_our_html_put_back() {
+        let mut scope = Scope::new(0);
+        scope.push_raw("<b onclick=\"x\">");
+        scope.pending_mut().push_str("<em>ours</em>");
+        scope.push_raw("</b>");
+        let out = scope.finish(&Sanitizer::new(None));
+        assert_eq!(out, "&lt;b onclick=\"x\"&gt;<em>ours</em>&lt;/b&gt;");
+    }
+}
+
+#[cfg(all(test, feature = "sanitize"))]
 mod tests {
     use super::*;
 
@@ -356,6 +415,20 @@ mod tests {
             }
         }
         scope.finish(&Sanitizer::new(Some("noopener")))
+    }
+
+    #[test]
+    fn idn_hosts_in_raw_html_urls_fail_closed() {
+        // `idna_adapter` is pinned to its ASCII-only back end (Cargo.toml):
+        // a non-ASCII host no longer parses, so ammonia drops the attribute
+        // and keeps the text; Punycode and ASCII hosts are kept.
+        let out = sanitize_with(&[(true, r#"<a href="https://bücher.example/">b</a>"#)]);
+        assert_eq!(out, "<a rel=\"noopener\">b</a>");
+        let out = sanitize_with(&[(true, r#"<a href="https://xn--bcher-kva.example/">b</a>"#)]);
+        assert_eq!(
+            out,
+            r#"<a href="https://xn--bcher-kva.example/" rel="noopener">b</a>"#
+        );
     }
 
     #[test]

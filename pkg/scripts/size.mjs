@@ -1,0 +1,94 @@
+// `make size`: what each entry weighs and how fast it renders under Node.
+//
+//   node pkg/scripts/size.mjs
+//
+// Sizes: the wasm binary alone, and everything an app ships for the entry
+// (the entry module, api.js, the wasm-bindgen glue and the base64 payload
+// module), raw, gzip -9 and brotli (quality 11). Speed: render() over the
+// answers in tests/samples/ (with their sources) and examples/answer.md: after
+// a one-second warm-up (V8 compiles wasm with its baseline tier first and
+// optimizes hot functions later), the best of five 0.4 s rounds; MB/s of
+// markdown (1 MB = 10^6 bytes) and MiB/s. It includes the JS side: options
+// to JSON, strings in and out, the index's JSON.parse.
+import { readFileSync, readdirSync, existsSync } from "node:fs";
+import { cpus } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+
+const pkg = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const repo = resolve(pkg, "..");
+
+const gz = (b) => gzipSync(b, { level: 9 }).length;
+const br = (b) => brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
+
+const rows = [];
+for (const [entry, file] of [["default", "index.js"], ["lite", "lite.js"]]) {
+  const payloadJs = readFileSync(join(pkg, "dist", entry, "citemark.wasm.js"), "utf8");
+  const wasm = Buffer.from(/"([A-Za-z0-9+/=]+)"/.exec(payloadJs)[1], "base64");
+  const shipped = Buffer.concat(
+    [join("src", file), join("src", "api.js"), join("dist", entry, "citemark.js"), join("dist", entry, "citemark.wasm.js")].map(
+      (f) => readFileSync(join(pkg, f)),
+    ),
+  );
+  rows.push([`${entry}: wasm`, wasm.length, gz(wasm), br(wasm)]);
+  rows.push([`${entry}: JS shipped (base64 inlined)`, shipped.length, gz(shipped), br(shipped)]);
+}
+console.log("| what | raw | gzip -9 | brotli 11 |\n| --- | ---: | ---: | ---: |");
+for (const [what, raw, g, b] of rows) console.log(`| ${what} | ${kb(raw)} | ${kb(g)} | ${kb(b)} |`);
+
+const samplesDir = join(repo, "tests", "samples");
+const samples = readdirSync(samplesDir)
+  .filter((f) => f.endsWith(".md") && f !== "README.md")
+  .map((f) => {
+    const markdown = readFileSync(join(samplesDir, f), "utf8");
+    const sourcesPath = join(samplesDir, f.replace(/\.md$/, ".sources.json"));
+    let options = {};
+    if (existsSync(sourcesPath)) {
+      const json = JSON.parse(readFileSync(sourcesPath, "utf8"));
+      options = Array.isArray(json) ? { sources: json } : { sources: json.sources ?? [], aliases: json.aliases ?? {} };
+    }
+    return { markdown, options, bytes: Buffer.byteLength(markdown) };
+  });
+const answer = readFileSync(join(repo, "examples", "answer.md"), "utf8");
+const answerJson = JSON.parse(readFileSync(join(repo, "examples", "sources.json"), "utf8"));
+const answerSources = Array.isArray(answerJson) ? answerJson : answerJson.sources;
+
+function measure(render, inputs) {
+  const bytes = inputs.reduce((n, s) => n + s.bytes, 0);
+  const run = (seconds) => {
+    let rounds = 0;
+    const start = performance.now();
+    let elapsed = 0;
+    while (elapsed < seconds) {
+      for (const s of inputs) render(s.markdown, s.options);
+      rounds++;
+      elapsed = (performance.now() - start) / 1000;
+    }
+    return (bytes * rounds) / elapsed;
+  };
+  run(1.0);
+  let best = 0;
+  for (let i = 0; i < 5; i++) best = Math.max(best, run(0.4));
+  return { mbps: best / 1e6, mibps: best / 2 ** 20 };
+}
+
+console.log(`\nrender() under Node ${process.version} on ${cpus()[0]?.model ?? "unknown CPU"}:`);
+console.log("| entry | input | bytes | MB/s | MiB/s |\n| --- | --- | ---: | ---: | ---: |");
+for (const [entry, file] of [["default", "index.js"], ["lite", "lite.js"]]) {
+  const t0 = performance.now();
+  const api = await import(pathToFileURL(join(pkg, "src", file)).href);
+  const loadMs = performance.now() - t0;
+  const inputs = [
+    ["tests/samples (all)", samples],
+    ["examples/answer.md", [{ markdown: answer, options: { sources: answerSources }, bytes: Buffer.byteLength(answer) }]],
+    ["examples/answer.md ×64", [{ markdown: answer.repeat(64), options: { sources: answerSources }, bytes: Buffer.byteLength(answer) * 64 }]],
+  ];
+  for (const [name, list] of inputs) {
+    const { mbps, mibps } = measure(api.render, list);
+    const bytes = list.reduce((n, s) => n + s.bytes, 0);
+    console.log(`| ${entry} | ${name} | ${bytes} | ${mbps.toFixed(1)} | ${mibps.toFixed(1)} |`);
+  }
+  console.log(`| ${entry} | (import incl. base64 decode + sync compile) | | ${loadMs.toFixed(0)} ms | |`);
+}

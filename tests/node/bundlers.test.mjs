@@ -1,0 +1,153 @@
+// Zero-config bundling: a tiny app that imports `citemark` and
+// `citemark/lite` is built with Vite (production build, default target: no
+// top-level await allowed), served by Vite's dev server, and bundled by
+// webpack 5 (production), each with no configuration about wasm, and run in
+// headless Chromium. Skipped loudly without /usr/bin/chromium (fails under CI=true).
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { extname, join, normalize } from "node:path";
+import { test } from "node:test";
+
+import * as citemark from "citemark";
+
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) {
+  if (process.env.CI === "true") throw new Error(`${CHROMIUM} not found and CI=true`);
+  console.error(`\n*** ${CHROMIUM} not found: bundler tests skipped (apt-get install chromium) ***\n`);
+}
+const skip = haveChromium ? false : "no chromium";
+
+const MAIN = `import { render, createStream } from "citemark";
+import { render as renderLite } from "citemark/lite";
+const out = render("Up 4% [1] <b onclick=x>bold</b>.", { sources: [{ title: "Q3", href: "https://q.example/3" }] });
+const s = createStream(); let streamed = "";
+for (const c of ["Hel", "lo [1", "]\\n\\nNext\\n"]) streamed += s.push(c).append;
+streamed += s.finish().append;
+window.result = { html: out.html, lite: renderLite("<b>x</b>").html, streamed };
+`;
+const EXPECTED = {
+  html: citemark.render("Up 4% [1] <b onclick=x>bold</b>.", { sources: [{ title: "Q3", href: "https://q.example/3" }] }).html,
+  lite: "<p>&lt;b&gt;x&lt;/b&gt;</p>\n",
+  streamed: citemark.render("Hello [1]\n\nNext\n").html,
+};
+
+function app(name) {
+  const dir = join(process.cwd(), "bundler-apps", name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "main.js"), MAIN);
+  return dir;
+}
+
+function serveStatic(root) {
+  const types = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript" };
+  const server = createServer((req, res) => {
+    let path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    if (path === "/") path = "/index.html";
+    const file = normalize(join(root, path));
+    if (!file.startsWith(root) || !existsSync(file)) return res.writeHead(path === "/favicon.ico" ? 204 : 404).end();
+    res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" }).end(readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+async function resultOf(url) {
+  const { chromium } = await import("playwright-core");
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    // A failed load is reported by URL below (the favicon a page never asked for aside).
+    page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && errors.push(m.text()));
+    page.on("response", (r) => r.status() >= 400 && !r.url().endsWith("/favicon.ico") && errors.push(`${r.status()} ${r.url()}`));
+    await page.goto(url);
+    await page.waitForFunction(() => window.result !== undefined, null, { timeout: 60000 }).catch(() => {});
+    assert.deepEqual(errors, []);
+    return await page.evaluate(() => window.result);
+  } finally {
+    await browser.close();
+  }
+}
+
+test("Vite production build (default config) runs in Chromium", { skip }, async () => {
+  const dir = app("vite");
+  writeFileSync(join(dir, "index.html"), '<!doctype html><meta charset="utf-8"><script type="module" src="./main.js"></script>');
+  const { build } = await import("vite");
+  await build({ root: dir, logLevel: "warn", configFile: false });
+  const server = await serveStatic(join(dir, "dist"));
+  try {
+    assert.deepEqual(await resultOf(`http://127.0.0.1:${server.address().port}/`), EXPECTED);
+  } finally {
+    server.close();
+  }
+});
+
+test("Vite dev server (default config) runs in Chromium", { skip }, async () => {
+  const dir = app("vite-dev");
+  writeFileSync(join(dir, "index.html"), '<!doctype html><meta charset="utf-8"><script type="module" src="./main.js"></script>');
+  const { createServer: createViteServer } = await import("vite");
+  const server = await createViteServer({ root: dir, logLevel: "warn", configFile: false, server: { port: 0, host: "127.0.0.1" } });
+  await server.listen();
+  try {
+    assert.deepEqual(await resultOf(server.resolvedUrls.local[0]), EXPECTED);
+  } finally {
+    await server.close();
+  }
+});
+
+test("a React app (the README's component) built by Vite renders the citations", { skip }, async () => {
+  const dir = app("vite-react");
+  writeFileSync(
+    join(dir, "main.jsx"),
+    `import { useMemo } from "react";
+import { createRoot } from "react-dom/client";
+import { flushSync } from "react-dom";
+import { render } from "citemark";
+
+function Answer({ markdown, sources }) {
+  const { html } = useMemo(() => render(markdown, { sources }), [markdown, sources]);
+  return <div className="answer" dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+const root = createRoot(document.getElementById("root"));
+flushSync(() => root.render(<Answer markdown="Up 4% [1]." sources={[{ title: "Q3", href: "https://q.example/3" }]} />));
+const link = document.querySelector(".answer a.citation");
+window.result = { key: link?.dataset.citationKey, href: link?.getAttribute("href"), text: link?.textContent };
+`,
+  );
+  writeFileSync(join(dir, "index.html"), '<!doctype html><meta charset="utf-8"><div id="root"></div><script type="module" src="./main.jsx"></script>');
+  const { build } = await import("vite");
+  await build({ root: dir, logLevel: "warn", configFile: false });
+  const server = await serveStatic(join(dir, "dist"));
+  try {
+    assert.deepEqual(await resultOf(`http://127.0.0.1:${server.address().port}/`), { key: "1", href: "https://q.example/3", text: "1" });
+  } finally {
+    server.close();
+  }
+});
+
+test("webpack 5 production bundle (no wasm config) runs in Chromium", { skip }, async () => {
+  const dir = app("webpack");
+  const { default: webpack } = await import("webpack");
+  const stats = await new Promise((resolve, reject) =>
+    webpack(
+      { mode: "production", context: dir, entry: "./main.js", output: { path: join(dir, "dist"), filename: "main.js" }, performance: { hints: false } },
+      (err, s) => (err ? reject(err) : resolve(s)),
+    ),
+  );
+  assert.equal(stats.hasErrors(), false, stats.toString("errors-only"));
+  writeFileSync(join(dir, "dist", "index.html"), '<!doctype html><meta charset="utf-8"><script src="main.js"></script>');
+  const server = await serveStatic(join(dir, "dist"));
+  try {
+    assert.deepEqual(await resultOf(`http://127.0.0.1:${server.address().port}/`), EXPECTED);
+  } finally {
+    server.close();
+  }
+});

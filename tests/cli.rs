@@ -11,12 +11,9 @@ fn citemark(args: &[&str], stdin: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin)
-        .expect("write stdin");
+    // A run refusing its arguments may exit before reading its input: a
+    // broken pipe here is not the test's concern.
+    let _ = child.stdin.take().expect("stdin").write_all(stdin);
     child.wait_with_output().expect("the binary exits")
 }
 

@@ -41,6 +41,22 @@ pub(super) fn last_cut(text: &str) -> Option<usize> {
     }
 }
 
+/// A cut at the start of the last line, still being typed, when it
+/// follows a blank line and starts with a letter at the margin: it can
+/// only be a paragraph's first line (nothing else starts with a letter),
+/// and nothing before a blank line continues into a paragraph at the
+/// margin — a fence or an HTML block that does is caught as straddling.
+pub(super) fn early_cut(text: &str) -> Option<usize> {
+    let last_line = text.rfind('\n')? + 1;
+    if !text[last_line..].starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    let before = &text[..last_line - 1];
+    let blank_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let has_blocks_before = !is_blank(&before[..blank_start]);
+    (is_blank(&before[blank_start..]) && has_blocks_before).then_some(last_line)
+}
+
 fn is_blank(line: &str) -> bool {
     line.bytes()
         .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
@@ -131,6 +147,24 @@ mod tests {
         assert_eq!(last_cut("a\n  \t\nb\n"), Some(6));
         assert_eq!(last_cut(""), None);
         assert_eq!(last_cut("\n\n"), None);
+    }
+
+    #[test]
+    fn a_paragraph_being_typed_after_a_gap_is_a_cut() {
+        assert_eq!(early_cut("a\n\nNe"), Some(3));
+        assert_eq!(
+            early_cut("a\n\n#"),
+            None,
+            "a heading's marker, or `#x` text"
+        );
+        assert_eq!(early_cut("a\n\n1"), None, "`1.` would go on a list");
+        assert_eq!(
+            early_cut("a\n\n  b"),
+            None,
+            "indented: an item's continuation?"
+        );
+        assert_eq!(early_cut("a\nb"), None, "no gap: a lazy line");
+        assert_eq!(early_cut("\n\nb"), None, "nothing before it");
     }
 
     fn reached(md: &str, cut: usize) -> Reached {

@@ -37,7 +37,7 @@ use crate::options::Options;
 use crate::parse::parse_noting_broken_links;
 use crate::source::{Source, SourceTable};
 use crate::{CitationIndex, Occurrence};
-use boundary::{last_cut, Reached, UpTo};
+use boundary::{early_cut, last_cut, Reached, UpTo};
 
 /// What changed after a [`Stream::push`]: HTML to append for blocks now
 /// final, the HTML of the unfinished end to show in their place, and the
@@ -155,7 +155,8 @@ impl Stream {
     pub fn push_deferred(&mut self, chunk: &str) -> Patch {
         self.open.push_str(chunk);
         let mut patch = Patch::default();
-        if chunk.contains('\n') {
+        let early = || early_cut(&self.open).is_some_and(|cut| self.refused_cut != Some(cut));
+        if chunk.contains('\n') || early() {
             self.commit(&mut patch);
         }
         patch
@@ -236,15 +237,21 @@ impl Stream {
         if self.frozen {
             return;
         }
-        let Some(cut) = last_cut(&self.open) else {
-            return;
+        // Only complete lines take part (the last line may still change),
+        // unless the last line's first letter already says it starts a
+        // paragraph.
+        let complete = self.open.rfind('\n').map_or(0, |i| i + 1);
+        let (cut, end) = match early_cut(&self.open) {
+            Some(cut) => (cut, self.open.len()),
+            None => match last_cut(&self.open) {
+                Some(cut) => (cut, complete),
+                None => return,
+            },
         };
         if self.refused_cut.is_some_and(|refused| cut <= refused) {
             return;
         }
-        // Only complete lines take part: the last line may still change.
-        let complete = self.open.rfind('\n').map_or(0, |i| i + 1);
-        let open = self.open[..complete].to_owned();
+        let open = self.open[..end].to_owned();
         let reached = Cell::new(Reached::NotYet);
         let written = self.render_open(&open, None, Some((cut, &reached)));
         let keeps_changing = written.ambiguous_reference.is_some_and(|at| at < cut)
@@ -460,14 +467,20 @@ mod tests {
     fn finished_blocks_are_appended_as_they_close() {
         let mut stream = Stream::new(Options::default());
         assert_eq!(stream.push("First paragraph.\n\n").append, "");
-        let patch = stream.push("Second");
+        let patch = stream.push("- a");
         assert_eq!(
             patch.append, "",
-            "the line after the gap is not complete yet"
+            "`- a` may go on: `- a\\n  b`? a list above?"
         );
-        let patch = stream.push(" one.\n");
+        let patch = stream.push("\n");
         assert_eq!(patch.append, "<p>First paragraph.</p>\n");
-        assert_eq!(patch.tail.as_deref(), Some("<p>Second one.</p>\n"));
+        assert_eq!(stream.push("\nNext").append, "<ul>\n<li>a</li>\n</ul>\n");
+        let patch = stream.push(" one.");
+        assert_eq!(
+            patch.append, "",
+            "a letter at the margin after a gap starts a paragraph: committed at once"
+        );
+        assert_eq!(patch.tail.as_deref(), Some("<p>Next one.</p>\n"));
     }
 
     #[test]

@@ -62,6 +62,9 @@ struct SettledLine {
     at: usize,
     /// The HTML up to `at`, and the tags closing its blocks.
     head: String,
+    /// The spaces ending `head` as typed: they end the paragraph, and go,
+    /// if nothing follows them.
+    typed_spaces: usize,
     closers: String,
     /// A heading's line: `#` may be its closing sequence.
     heading: bool,
@@ -140,26 +143,33 @@ impl Tail {
             });
         } else if let Some(fence_char) = shown.in_margin_fence.filter(|_| shown.text == open) {
             // The block must be the fence the preview sees open (an HTML
-            // block can hide a fence from it): the HTML ends with the last
-            // whole line, or with the code tag right after the fence.
-            let previous_line = open[..line_start.saturating_sub(1)]
-                .rfind('\n')
-                .map_or(0, |i| i + 1);
-            let after_fence = open[previous_line..]
-                .trim_start_matches(' ')
-                .starts_with(char::from(fence_char));
-            let (mut partial, mut whole_line) = (String::new(), String::new());
-            let _ = escape_html_body_text(&mut partial, &open[line_start..]);
-            let _ = escape_html_body_text(&mut whole_line, &open[previous_line..line_start]);
+            // block can hide a fence from it): the HTML's code block holds
+            // exactly the lines since the fence's.
+            let fence = char::from(fence_char).to_string().repeat(3);
+            let content_start = open[..line_start]
+                .split_inclusive('\n')
+                .scan(0, |at, line| {
+                    *at += line.len();
+                    Some((*at, line))
+                })
+                .filter(|(_, line)| line.trim_start_matches(' ').starts_with(&fence))
+                .last()
+                .map(|(end, _)| end);
+            let mut content = String::new();
+            let _ = escape_html_body_text(&mut content, &open[content_start.unwrap_or(0)..]);
             let head = html
                 .strip_suffix(CODE_CLOSERS)
-                .and_then(|head| head.strip_suffix(partial.as_str()))
-                .filter(|head| {
-                    if after_fence {
-                        head.ends_with('>')
-                    } else {
-                        head.ends_with(whole_line.as_str())
-                    }
+                .filter(|_| content_start.is_some())
+                .and_then(|code| {
+                    let code_start = code
+                        .rfind("<code")
+                        .and_then(|i| code[i..].find('>').map(|j| i + j + 1))?;
+                    (code[code_start..] == content).then_some(code)
+                })
+                .and_then(|code| {
+                    let mut partial = String::new();
+                    let _ = escape_html_body_text(&mut partial, &open[line_start..]);
+                    code.strip_suffix(partial.as_str())
                 });
             if let Some(head) = head {
                 self.state = Some(State::Code {
@@ -222,9 +232,13 @@ impl Tail {
         // blocks change how a line renders in ways a word cannot show.
         // Raw HTML anywhere in the block is balanced by the sanitizer at
         // its end, wherever that is.
+        // (So do fences: the preview may see one open where the parser
+        // sees raw HTML.)
         if line.contains(['|', '\t', '\r'])
             || open.contains("[^")
             || open.contains("]:")
+            || open.contains("```")
+            || open.contains("~~~")
             || !tags_are_cites(&open[last_block_start(open)..])
         {
             return None;
@@ -244,7 +258,9 @@ impl Tail {
             self.failed_at = Some((line_start, open.len()));
             return None;
         };
-        if !text_is_settled(innermost_block(head)) {
+        // (A space the rendering kept, after a tag that rendered nothing,
+        // is one the preview would trim: the spaces must be the typed ones.)
+        if !text_is_settled(innermost_block(head)) || head.ends_with(' ') {
             self.failed_at = Some((line_start, open.len()));
             return None;
         }
@@ -253,6 +269,7 @@ impl Tail {
             line_start,
             at,
             head: format!("{head}{spaces}"),
+            typed_spaces: spaces.len(),
             closers: closers.to_owned(),
             heading,
             index,
@@ -278,7 +295,7 @@ impl Tail {
         }
         if is_plain(pending) && !has_url_like_word(pending) {
             let shown = pending.trim_end_matches(' ');
-            let html = compose(&line.head, shown, &line.closers, !shown.is_empty());
+            let html = line.compose(shown, !shown.is_empty());
             if let Some(boundary) = word_boundary(pending) {
                 line.advance(&pending[..boundary], boundary, None);
             }
@@ -294,7 +311,9 @@ impl Tail {
             let piece = format!("{STAND_IN}{words}");
             if line_is_settled(words) && is_settled(&piece) {
                 let (html, after) = render(&piece, Some(&line.index));
-                if let Some((inner, _)) = stand_in_content(&html).filter(|i| text_is_settled(i.0)) {
+                let settled =
+                    |(inner, _): &(&str, bool)| text_is_settled(inner) && !inner.ends_with(' ');
+                if let Some((inner, _)) = stand_in_content(&html).filter(settled) {
                     let spaces = &words[words.trim_end_matches(' ').len()..];
                     line.advance(&format!("{inner}{spaces}"), boundary, Some(after));
                 }
@@ -304,9 +323,10 @@ impl Tail {
         let shown = preview(&piece);
         let (html, _) = render(&shown.text, Some(&line.index));
         let (inner, keep_spaces) = stand_in_content(&html)?;
+        let html = line.compose(inner, keep_spaces);
         line.rendered_to = open.len();
         line.typing = Typing::NotRendered;
-        Some(compose(&line.head, inner, &line.closers, keep_spaces))
+        Some(html)
     }
 }
 
@@ -314,6 +334,7 @@ impl SettledLine {
     /// Moves the settled end `by` bytes on, its HTML being `html`.
     fn advance(&mut self, html: &str, by: usize, index: Option<IndexBuilder>) {
         self.head.push_str(html);
+        self.typed_spaces = html.len() - html.trim_end_matches(' ').len();
         self.at += by;
         if let Some(index) = index {
             self.index.absorb(index);
@@ -400,19 +421,21 @@ fn closes_before_opening(text: &str, open: char, close: char) -> bool {
     })
 }
 
-/// `head` + `inner` + `closers`; unless `keep_spaces`, `head`'s trailing
-/// spaces end the paragraph and are dropped.
-fn compose(head: &str, inner: &str, closers: &str, keep_spaces: bool) -> String {
-    let head = if keep_spaces {
-        head
-    } else {
-        head.trim_end_matches(' ')
-    };
-    let mut html = String::with_capacity(head.len() + inner.len() + closers.len());
-    html.push_str(head);
-    html.push_str(inner);
-    html.push_str(closers);
-    html
+impl SettledLine {
+    /// `head` + `inner` + `closers`; unless `keep_spaces`, the spaces typed
+    /// at the end of `head` end the paragraph and are dropped.
+    fn compose(&self, inner: &str, keep_spaces: bool) -> String {
+        let head = if keep_spaces {
+            &self.head
+        } else {
+            &self.head[..self.head.len() - self.typed_spaces]
+        };
+        let mut html = String::with_capacity(head.len() + inner.len() + self.closers.len());
+        html.push_str(head);
+        html.push_str(inner);
+        html.push_str(&self.closers);
+        html
+    }
 }
 
 /// After the last run of spaces that follows something else: where a new
@@ -451,8 +474,14 @@ fn cite_tags(text: &str) -> Option<usize> {
             tag.get(..name.len())
                 .is_some_and(|t| t.eq_ignore_ascii_case(name))
         };
+        let self_closing = || {
+            let tag = &text[at..];
+            tag.find('>').is_some_and(|end| tag[..end].ends_with('/'))
+        };
         if starts(b"cite") {
-            depth += 1;
+            if !self_closing() {
+                depth += 1;
+            }
         } else if starts(b"/cite") {
             depth = depth.checked_sub(1)?;
         } else {
@@ -483,6 +512,7 @@ fn has_url_like_word(text: &str) -> bool {
     }
     // (`*www.` and `(https://` are URLs being typed too.)
     let last = text
+        .trim_end_matches(' ')
         .rsplit(' ')
         .next()
         .unwrap_or_default()
@@ -623,6 +653,10 @@ mod tests {
         assert!(has_url_like_word("see htt"));
         assert!(has_url_like_word("see ww"));
         assert!(has_url_like_word("see *w"));
+        assert!(
+            has_url_like_word("é h    "),
+            "the preview trims the spaces, then holds `h`"
+        );
         assert!(has_url_like_word("see www.exa"));
         assert!(has_url_like_word("at https://x.example now"));
         assert!(has_url_like_word("mail me@host"));
@@ -637,6 +671,7 @@ mod tests {
         assert!(!line_is_settled("a <b>bold "));
         assert!(!line_is_settled("1. "));
         assert!(!line_is_settled("a </cite> b <cite> "));
+        assert!(!line_is_settled("a <cite id='b'/> c </cite> "));
         assert_eq!(
             innermost_block("<ul>\n<li>a</li>\n<li>b <em>c</em>"),
             "b <em>c</em>"

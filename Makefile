@@ -32,6 +32,7 @@ fmt: toolchain
 
 lint: toolchain
 	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) clippy --lib --no-default-features --features wasm -- -D warnings
 
 doc: toolchain
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --quiet

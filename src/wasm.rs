@@ -115,7 +115,7 @@ impl WasmStream {
     }
 
     /// [`Stream::tail`].
-    pub fn tail(&self) -> String {
+    pub fn tail(&mut self) -> String {
         self.inner.tail()
     }
 

@@ -1,6 +1,7 @@
 # citemark: the single entry point for humans and CI.
 #   make demo   render the bundled sample answer (HTML, then the citation index)
-#   make test   every check CI runs: format, lints, docs, unit/spec/XSS/snapshot tests
+#   make test   every check CI runs: format, lints, docs, unit/spec/XSS/snapshot tests,
+#               the npm package under Node and in Chromium, hydration and XSS in Chromium
 #   make bench  criterion benchmarks (citemark vs pulldown-cmark)
 #   make pkg        the npm package's generated files (pkg/dist/: wasm + glue, default and lite)
 #   make test-node  the npm package, packed and installed, tested under Node (after make pkg)
@@ -40,6 +41,8 @@ doc: toolchain
 test: fmt lint doc
 	$(CARGO) test --all-targets
 	$(CARGO) test --doc
+	$(MAKE) --no-print-directory test-node
+	$(MAKE) --no-print-directory test-browser
 
 bench: toolchain
 	$(CARGO) bench --bench render

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Streaming cost as instruction counts (valgrind's callgrind): the ratio of a
+# streamed answer's instructions to one render of it, per size and chunk size.
+# Unlike timings, counts do not move with the load of a shared machine.
+# Usage: benches/stream-instructions.sh   (needs valgrind; about a minute)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v valgrind >/dev/null || { echo "valgrind not found (apt-get install valgrind)"; exit 1; }
+cargo build --release --quiet --example stream_cost
+bin=target/release/examples/stream_cost
+count() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$@" 2>&1 | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'; }
+startup=$(count one 0 4)
+printf '%-8s %6s %16s %16s\n' size chunk tail-every-push tail-per-frame
+for size in 2048 20480 204800; do
+  one=$(( $(count one $size 4) - startup ))
+  for chunk in 4 16 64; do
+    push=$(( $(count push $size $chunk) - startup ))
+    frame=$(( $(count frame $size $chunk) - startup ))
+    awk -v s=$size -v c=$chunk -v p=$push -v f=$frame -v o=$one \
+      'BEGIN { printf "%-8s %6s %15.1fx %15.1fx\n", s, c, p / o, f / o }'
+  done
+done

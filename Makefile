@@ -3,12 +3,15 @@
 #   make test   every check CI runs: format, lints, docs, unit/spec/XSS/snapshot tests
 #   make bench  criterion benchmarks (citemark vs pulldown-cmark)
 #   make test-browser  pkg/src's hydration entry points and XSS corpora in headless Chromium
+#   make pkg        the npm package's generated files (pkg/dist/: wasm + glue, default and lite)
+#   make test-node  the npm package, packed and installed, tested under Node (after make pkg)
+#   make size       the package's sizes (raw/gzip/brotli) and render speed in Node
 
 SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test bench toolchain fmt lint doc test-browser
+.PHONY: demo test bench toolchain fmt lint doc test-browser pkg pkg-tools test-node size
 
 ## Installs what the Rust checks need; idempotent and quick when present.
 toolchain:
@@ -49,3 +52,35 @@ test-browser: toolchain
 	tests/browser/ensure-chromium.sh
 	npm ci --prefix tests/browser --no-audit --no-fund
 	node --test tests/browser/
+# ---- the npm package (pkg/) ----------------------------------------------------
+# wasm-bindgen-cli must be the exact version of the wasm-bindgen crate in Cargo.lock.
+WASM_BINDGEN_VERSION := $(shell sed -n '/^name = "wasm-bindgen"$$/{n;s/^version = "\(.*\)"$$/\1/p;}' Cargo.lock)
+WASM_BINDGEN_ROOT := .tools/wasm-bindgen-$(WASM_BINDGEN_VERSION)
+WASM_BINDGEN := $(WASM_BINDGEN_ROOT)/bin/wasm-bindgen
+WASM_CARGO := $(CARGO) rustc --lib --crate-type cdylib --target wasm32-unknown-unknown --profile wasm --no-default-features --quiet
+WASM_OUT := target/wasm32-unknown-unknown/wasm/citemark.wasm
+# wasm-opt level; -O3 measured faster than -Os/-Oz at a modest size cost (README).
+WASM_OPT_LEVEL ?= -O3
+
+## Installs what the wasm build needs into git-ignored folders; quick when present.
+pkg-tools: toolchain
+	@command -v node >/dev/null && command -v npm >/dev/null || { echo "node and npm are needed for the npm package"; exit 1; }
+	@test -n "$(WASM_BINDGEN_VERSION)" || { echo "no wasm-bindgen in Cargo.lock"; exit 1; }
+	@rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+	@test -x $(WASM_BINDGEN) || $(CARGO) install wasm-bindgen-cli --version "=$(WASM_BINDGEN_VERSION)" --root $(WASM_BINDGEN_ROOT)
+	@test pkg/node_modules/.package-lock.json -nt pkg/package-lock.json || (cd pkg && npm ci --no-audit --no-fund --loglevel=error)
+
+## Builds pkg/dist/{default,lite}: release wasm, wasm-bindgen --target web, wasm-opt, base64 module.
+pkg: pkg-tools
+	$(WASM_CARGO) --features wasm,sanitize
+	node pkg/scripts/build.mjs default $(WASM_OUT) $(WASM_BINDGEN) $(WASM_OPT_LEVEL)
+	$(WASM_CARGO) --features wasm
+	node pkg/scripts/build.mjs lite $(WASM_OUT) $(WASM_BINDGEN) $(WASM_OPT_LEVEL)
+	cd pkg && ./node_modules/.bin/tsc -p types-test/tsconfig.json
+
+## Packs pkg/ with npm pack, installs the tarball into target/node-test/ and runs tests/node/ there.
+test-node: pkg
+	node tests/node/run.mjs
+
+size: pkg
+	node pkg/scripts/size.mjs

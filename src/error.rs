@@ -28,6 +28,29 @@ pub enum Error {
 }
 
 impl Error {
+    /// The error as one line that starts with the path of the bad value
+    /// under `root`, the way the npm package's `TypeError` reads:
+    /// `options.sources[0].index: invalid type: …` (`options: …` when the
+    /// value as a whole was wrong).
+    ///
+    /// # Examples
+    /// ```
+    /// let err = citemark::Options::from_json(r#"{"mode": "fancy"}"#).unwrap_err();
+    /// assert!(err.message_at("options").starts_with("options.mode: unknown variant `fancy`"));
+    /// ```
+    pub fn message_at(&self, root: &str) -> String {
+        match self {
+            Error::InvalidOption { field, reason } => {
+                let separator = if field.is_empty() || field.starts_with('[') {
+                    ""
+                } else {
+                    "."
+                };
+                format!("{root}{separator}{field}: {reason}")
+            }
+        }
+    }
+
     pub(crate) fn invalid(field: &str, reason: impl Into<String>) -> Self {
         Error::InvalidOption {
             field: field.to_owned(),

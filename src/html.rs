@@ -697,7 +697,7 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
     // ---- raw HTML ------------------------------------------------------------
 
     fn raw_html(&mut self, html: &str, inline: bool) {
-        match self.options.raw_html {
+        match self.options.raw_html.effective() {
             RawHtml::DangerouslyPassThrough => self.write(html),
             RawHtml::Escape => self.write_escaped(html, true),
             RawHtml::Strip => {}
@@ -726,13 +726,13 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
     }
 
     fn start_html_block(&mut self) {
-        if self.options.raw_html == RawHtml::Escape {
+        if self.options.raw_html.effective() == RawHtml::Escape {
             self.ensure_newline_before("<p>");
         }
     }
 
     fn end_html_block(&mut self) {
-        if self.options.raw_html == RawHtml::Escape {
+        if self.options.raw_html.effective() == RawHtml::Escape {
             // Trailing newline of the block stays inside the paragraph.
             self.write("</p>\n");
         }

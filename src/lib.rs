@@ -56,6 +56,8 @@ mod sanitize;
 mod source;
 mod stream;
 mod url;
+#[cfg(feature = "wasm")]
+pub mod wasm;
 
 pub use cite::index::{
     CitationIndex, CitationKind, Diagnostic, DiagnosticKind, Occurrence, SourceUse, Span,

@@ -54,6 +54,29 @@ pub enum RawHtml {
     DangerouslyPassThrough,
 }
 
+impl RawHtml {
+    /// The policy the writer applies. With the `sanitize` feature (on by
+    /// default) that is `self`; without it (the npm package's `lite` entry,
+    /// which leaves ammonia out) [`RawHtml::Sanitize`] falls back to
+    /// [`RawHtml::Escape`]: raw HTML is shown as text, never passed through.
+    ///
+    /// # Examples
+    /// ```
+    /// use citemark::RawHtml;
+    ///
+    /// assert_eq!(RawHtml::Strip.effective(), RawHtml::Strip);
+    /// let sanitizes = cfg!(feature = "sanitize");
+    /// assert_eq!(RawHtml::Sanitize.effective() == RawHtml::Sanitize, sanitizes);
+    /// ```
+    pub const fn effective(self) -> RawHtml {
+        match self {
+            #[cfg(not(feature = "sanitize"))]
+            RawHtml::Sanitize => RawHtml::Escape,
+            other => other,
+        }
+    }
+}
+
 /// Which URL schemes links and images may carry.
 ///
 /// # Defaults
@@ -258,6 +281,47 @@ impl Options {
         }
     }
 
+    /// Options from their camelCase JSON (what the npm package's `options`
+    /// argument becomes), unknown fields rejected.
+    ///
+    /// # Errors
+    /// [`Error::InvalidOption`] whose `field` is the JSON path of what did
+    /// not fit (`sources[0].index`, `mode`, or the unknown field itself;
+    /// empty for the document as a whole), with serde's reason.
+    ///
+    /// # Examples
+    /// ```
+    /// use citemark::{Error, Mode, Options};
+    ///
+    /// assert_eq!(Options::from_json(r#"{"mode": "button"}"#).unwrap().mode, Mode::Button);
+    /// let err = Options::from_json(r#"{"sources": [{"index": "1"}]}"#).unwrap_err();
+    /// assert!(matches!(&err, Error::InvalidOption { field, .. } if field == "sources[0].index"));
+    /// assert!(err.message_at("options").starts_with("options.sources[0].index: invalid type"));
+    /// ```
+    pub fn from_json(json: &str) -> Result<Self, Error> {
+        from_json_at(json)
+    }
+
+    /// A sources list from JSON: an array of [`Source`]s, or `null` for
+    /// "not known yet" (what [`Stream::set_sources`](crate::Stream::set_sources) takes).
+    ///
+    /// # Errors
+    /// [`Error::InvalidOption`] whose `field` is the path inside the list
+    /// (`[2].href`), as for [`Options::from_json`].
+    ///
+    /// # Examples
+    /// ```
+    /// use citemark::Options;
+    ///
+    /// assert_eq!(Options::sources_from_json("null").unwrap(), None);
+    /// assert_eq!(Options::sources_from_json(r#"[{"id": "a"}]"#).unwrap().map(|s| s.len()), Some(1));
+    /// let err = Options::sources_from_json(r#"[{"id": "a"}, {"titel": "b"}]"#).unwrap_err();
+    /// assert!(err.message_at("sources").starts_with("sources[1].titel: unknown field `titel`"));
+    /// ```
+    pub fn sources_from_json(json: &str) -> Result<Option<Vec<Source>>, Error> {
+        from_json_at(json)
+    }
+
     /// Sets [`Options::sources`] (marking them as known).
     pub fn with_sources(mut self, sources: Vec<Source>) -> Self {
         self.sources = Some(sources);
@@ -372,6 +436,20 @@ impl Options {
     }
 }
 
+/// Deserializes `json`, naming the path of the first value that did not fit.
+pub(crate) fn from_json_at<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, Error> {
+    let mut deserializer = serde_json::Deserializer::from_str(json);
+    let value: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
+        let path = e.path().to_string();
+        let field = if path == "." { String::new() } else { path };
+        Error::invalid(&field, e.into_inner().to_string())
+    })?;
+    deserializer
+        .end()
+        .map_err(|e| Error::invalid("", e.to_string()))?;
+    Ok(value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -385,5 +463,53 @@ mod tests {
         let o: Options = serde_json::from_str(r#"{"mode":"icon","embedded":true}"#).unwrap();
         assert_eq!(o.mode, Mode::Icon);
         assert_eq!(o.raw_html, RawHtml::Sanitize);
+    }
+
+    fn error_at(json: &str) -> String {
+        Options::from_json(json).unwrap_err().message_at("options")
+    }
+
+    #[test]
+    fn from_json_names_the_path_of_what_did_not_fit() {
+        assert_eq!(Options::from_json("{}").unwrap(), Options::default());
+        assert_eq!(
+            Options::from_json(r#"{"sources": null, "rawHtml": "strip"}"#).unwrap(),
+            Options::default().with_raw_html(RawHtml::Strip)
+        );
+        let cases = [
+            (
+                r#"{"mode": "fancy"}"#,
+                "options.mode: unknown variant `fancy`",
+            ),
+            (r#"{"mode": 3}"#, "options.mode: invalid type: integer `3`"),
+            (r#"{"mod": "link"}"#, "options.mod: unknown field `mod`"),
+            (
+                r#"{"sources": [{"id": "a"}, {"index": -1}]}"#,
+                "options.sources[1].index: invalid value: integer `-1`",
+            ),
+            (
+                r#"{"syntaxes": {"markers": "yes"}}"#,
+                "options.syntaxes.markers: invalid type: string \"yes\"",
+            ),
+            (
+                r#"{"aliases": {"a": 1}}"#,
+                "options.aliases.a: invalid type: integer `1`",
+            ),
+            (
+                r#"{"shortLinkPatterns": [{"template": "/x/{call}", "key": "conversation"}]}"#,
+                "options.shortLinkPatterns[0]: ",
+            ),
+            (
+                r#"{"rawHtml": "dangerouslyPassThrough"}"#,
+                "options.rawHtml: unknown variant",
+            ),
+            (r#"[1]"#, "options: invalid type: sequence"),
+            (r#"{"mode": "link"} x"#, "options: trailing characters"),
+            (r#"{"mode": "#, "options.mode: EOF while parsing"),
+        ];
+        for (json, expected) in cases {
+            let message = error_at(json);
+            assert!(message.starts_with(expected), "{json}: {message}");
+        }
     }
 }

@@ -11,12 +11,16 @@
 //! markdown … `</details>` keeps its markdown, and an unclosed `<b>` is
 //! closed at the end of its paragraph instead of swallowing the page.
 
+#[cfg(feature = "sanitize")]
 use std::collections::HashSet;
+#[cfg(feature = "sanitize")]
 use std::sync::OnceLock;
 
+#[cfg(feature = "sanitize")]
 use crate::options::DEFAULT_LINK_REL;
 
 /// Tags kept in raw HTML: GitHub's allowlist, in spirit.
+#[cfg(feature = "sanitize")]
 const ALLOWED_TAGS: &[&str] = &[
     "a",
     "abbr",
@@ -78,6 +82,7 @@ const ALLOWED_TAGS: &[&str] = &[
 ];
 
 /// Attributes kept, per tag. No `on*`, no `style`, no `class`, no `id`.
+#[cfg(feature = "sanitize")]
 const ALLOWED_ATTRIBUTES: &[(&str, &[&str])] = &[
     ("a", &["href", "title"]),
     ("abbr", &["title"]),
@@ -110,15 +115,18 @@ const SIMPLE_TAGS: &[&str] = &[
 ];
 
 /// The ammonia cleaner for raw HTML, writing `link_rel` on kept links.
+#[cfg(feature = "sanitize")]
 pub(crate) struct Sanitizer<'o> {
     cleaner: Cleaner<'o>,
 }
 
+#[cfg(feature = "sanitize")]
 enum Cleaner<'o> {
     Shared(&'static ammonia::Builder<'static>),
     Own(Box<ammonia::Builder<'o>>),
 }
 
+#[cfg(feature = "sanitize")]
 fn build_cleaner<'r>(link_rel: Option<&'r str>) -> ammonia::Builder<'r> {
     let mut cleaner = ammonia::Builder::empty();
     cleaner
@@ -136,6 +144,7 @@ fn build_cleaner<'r>(link_rel: Option<&'r str>) -> ammonia::Builder<'r> {
     cleaner
 }
 
+#[cfg(feature = "sanitize")]
 impl<'o> Sanitizer<'o> {
     pub(crate) fn new(link_rel: Option<&'o str>) -> Self {
         // Building a cleaner costs more than cleaning a paragraph: the
@@ -157,6 +166,41 @@ impl<'o> Sanitizer<'o> {
             Cleaner::Shared(builder) => builder.clean(html).to_string(),
             Cleaner::Own(builder) => builder.clean(html).to_string(),
         }
+    }
+}
+
+/// Without the `sanitize` feature there is no HTML parser: the writer
+/// renders [`RawHtml::Sanitize`](crate::RawHtml::Sanitize) as
+/// [`RawHtml::Escape`](crate::RawHtml::Escape) (see
+/// [`RawHtml::effective`](crate::RawHtml::effective)), so no scope is ever
+/// cleaned. Should one be, its fragment is escaped: shown as text, never
+/// passed through.
+#[cfg(not(feature = "sanitize"))]
+pub(crate) struct Sanitizer<'o> {
+    link_rel: std::marker::PhantomData<&'o str>,
+}
+
+#[cfg(not(feature = "sanitize"))]
+impl<'o> Sanitizer<'o> {
+    pub(crate) fn new(_link_rel: Option<&'o str>) -> Self {
+        Sanitizer {
+            link_rel: std::marker::PhantomData,
+        }
+    }
+
+    fn clean(&self, html: &str) -> String {
+        // Text only (there are no attributes left to quote), so `"` stays
+        // and the placeholders still match.
+        let mut out = String::with_capacity(html.len());
+        for c in html.chars() {
+            match c {
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                '&' => out.push_str("&amp;"),
+                c => out.push(c),
+            }
+        }
+        out
     }
 }
 

@@ -1,0 +1,238 @@
+// Type declarations for `citemark` (and `citemark/lite`, which has the same API).
+// Hand-written from the crate's serde types (camelCase JSON); keep them in step
+// with src/options.rs, src/source.rs, src/cite/index.rs, src/stream/mod.rs and
+// src/adapters/mod.rs.
+
+/** A JSON value, as `Source.data` and `Occurrence.query` carry them. */
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | JsonValue[]
+  | { [key: string]: JsonValue };
+
+/** How each citation occurrence is written. Default `"link"`. */
+export type Mode = "link" | "button" | "icon";
+
+/**
+ * What happens to raw HTML in the markdown. Default `"sanitize"` (a strict
+ * allowlist). In `citemark/lite`, which leaves the sanitizer out,
+ * `"sanitize"` escapes raw HTML as `"escape"` does.
+ */
+export type RawHtml = "sanitize" | "escape" | "strip";
+
+/** The citation syntaxes to recognize; each defaults to `true`. */
+export interface Syntaxes {
+  /** `<cite id="call_1">label</cite>`. */
+  citeTags?: boolean;
+  /** `[1]`, `[2][3]`, `[1, 3]`, `[1-3]`, `[1#page=3]`. */
+  markers?: boolean;
+  /** Links and bare URLs matching `shortLinkPatterns`. */
+  shortLinks?: boolean;
+  /** Links to `…/-/open-query?query=<JSON>`. */
+  queryLinks?: boolean;
+  /** Clean up LLM slips around citation links. */
+  recovery?: boolean;
+}
+
+/** A URL path template whose `{name}` segments capture; `key` names the capture that is the citation key. */
+export interface ShortLinkPattern {
+  template: string;
+  key: string;
+}
+
+/** One thing the answer may cite: a tool call, a retrieved document, a web result. */
+export interface Source {
+  /** The key cite tags and short links use. */
+  id?: string;
+  /** The number `[n]` markers use; defaults to the position in the list + 1. A non-negative integer. */
+  index?: number;
+  /** Display title (link `title`, tooltip, source list). */
+  title?: string;
+  /** Where a click should go; scheme-checked before it is written. */
+  href?: string;
+  /** A quoted passage, for hover previews. */
+  excerpt?: string;
+  /** Anything else the host wants back in the citation index. */
+  data?: JsonValue;
+}
+
+/**
+ * Everything that shapes one render. Every field is optional; unknown fields
+ * and values of the wrong type throw a `TypeError` naming their path
+ * (`options.sources[0].index: invalid type: …`).
+ */
+export interface Options {
+  /** The host's sources; `null`/absent means "not known yet" (every `[n]` renders unresolved). */
+  sources?: Source[] | null;
+  /** Old citation keys mapped to new ones (forked conversations). */
+  aliases?: Record<string, string>;
+  mode?: Mode;
+  /** In `"icon"` mode, write buttons instead of links. Default `false`. */
+  embedded?: boolean;
+  rawHtml?: RawHtml;
+  /** Which URL schemes links and images may carry; only `"safe"` can be chosen. */
+  urls?: "safe";
+  syntaxes?: Syntaxes;
+  shortLinkPatterns?: ShortLinkPattern[];
+  /** GFM extended autolinks. Default `true`. */
+  autolinks?: boolean;
+  /** `rel` on external links; `null` writes none. Default `"noopener noreferrer nofollow"`. */
+  linkRel?: string | null;
+  /** `target` on external links. Default none. */
+  linkTarget?: string | null;
+  /** Prefix of every `id` citemark writes. Default `"user-content-"`. */
+  idPrefix?: string;
+}
+
+/** `data-citation-kind`: the syntax a citation was written in. */
+export type CitationKind = "cite" | "index" | "shortlink" | "query";
+
+/** A range of UTF-8 **bytes** in the input markdown (not UTF-16 string indices). */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** One citation element in the HTML. */
+export interface Occurrence {
+  /** 1-based position among the document's citations; `data-citation-ordinal`. */
+  ordinal: number;
+  kind: CitationKind;
+  /** The source id (after aliases), or the number for `[n]`; `data-citation-key`. */
+  key: string;
+  /** The key as written, when an alias changed it. */
+  originalKey?: string;
+  /** The visible label as plain text. */
+  label: string;
+  /** Whether a supplied source matched. */
+  resolved: boolean;
+  /** The cited source's display number (1-based, order of first use), when resolved. */
+  number?: number;
+  range: Span;
+  /** The link's URL, for link syntaxes. */
+  url?: string;
+  /** The `#…` part of a marker such as `[1#page=3]`. */
+  fragment?: string;
+  /** For short links: the conversation id, when the pattern captures one. */
+  conversation?: string;
+  /** For short links: every capture of the pattern. */
+  captures?: Record<string, string>;
+  /** For query links: the decoded JSON query. */
+  query?: JsonValue;
+}
+
+/** A supplied source, with how the document used it. */
+export interface SourceUse {
+  /** Display number: 1-based order of first citation; absent when uncited. */
+  number?: number;
+  /** Position in `options.sources`. */
+  position: number;
+  /** How many occurrences cite it. */
+  uses: number;
+  source: Source;
+}
+
+export type DiagnosticKind = "unresolvedIndex" | "malformedQuery" | "unclosedCite" | "citeWithoutId";
+
+/** Something citation-like that did not become a citation element. */
+export interface Diagnostic {
+  kind: DiagnosticKind;
+  range: Span;
+  key?: string;
+}
+
+/** Everything citemark learned about the document's citations. */
+export interface CitationIndex {
+  occurrences: Occurrence[];
+  /** The cited sources, in order of first use. */
+  sources: SourceUse[];
+  /** The supplied sources never cited, in supplied order. */
+  uncited: SourceUse[];
+  diagnostics: Diagnostic[];
+}
+
+/** What `render` returns. */
+export interface Rendered {
+  /** Sanitized HTML, safe to insert with `innerHTML`. */
+  html: string;
+  citations: CitationIndex;
+}
+
+/** What changed after a `push`. */
+export interface Patch {
+  /** HTML of blocks now final: append it; it never changes. */
+  append: string;
+  /** HTML of the unfinished end: replace the previous tail with it. Absent after `pushDeferred`; `""` after `finish`. */
+  tail?: string;
+  /** The citation occurrences in `append`, in document order. */
+  citations: Occurrence[];
+}
+
+/** A `Patch` from `push` or `finish`, which always carry `tail`. */
+export interface PatchWithTail extends Patch {
+  tail: string;
+}
+
+/** An incremental renderer: the appends plus the last tail equal `render` of the whole message. */
+export interface Stream {
+  /** Adds a chunk; returns what became final and the new tail. */
+  push(chunk: string): PatchWithTail;
+  /** Like `push` without computing the tail (call `tail()` once per frame instead). */
+  pushDeferred(chunk: string): Patch;
+  /** HTML of the unfinished end, with syntax still being typed held back. */
+  tail(): string;
+  /** Ends the message: everything left is appended. */
+  finish(): PatchWithTail;
+  /** Replaces the sources (`null`: not known yet). */
+  setSources(sources: Source[] | null): void;
+  /** The citation index of the committed part (all of it after `finish`). */
+  citationIndex(): CitationIndex;
+  /** Frees the WebAssembly memory now rather than at garbage collection. */
+  free(): void;
+}
+
+/** The response formats `adapt` reads. */
+export type Provider = "openwebui" | "rag" | "gemini" | "openai" | "anthropic" | "perplexity" | "rill";
+
+/** Something in a response an adapter could not use. */
+export interface Warning {
+  /** Where in the response, as a JSON path (`candidates[0].groundingMetadata`). */
+  path: string;
+  message: string;
+}
+
+/** What an adapter made of a provider's response. */
+export interface Adapted {
+  /** The answer's markdown, with `[n]` markers where the provider placed citations. */
+  markdown: string;
+  sources: Source[];
+  aliases: Record<string, string>;
+  warnings: Warning[];
+}
+
+/**
+ * Renders markdown to sanitized HTML and a citation index.
+ * @throws TypeError when `markdown` is not a string or `options` do not fit `Options`.
+ */
+export function render(markdown: string, options?: Options | null): Rendered;
+
+/**
+ * Turns a provider's raw response (an object, or its JSON text) into citemark's input.
+ * Never fails on a malformed response: what it skips is in `warnings`.
+ * @throws TypeError for an unknown provider or a response string that is not JSON.
+ */
+export function adapt(provider: Provider, response: JsonValue): Adapted;
+
+/**
+ * An incremental renderer for a message arriving in chunks.
+ * @throws TypeError when `options` do not fit `Options`.
+ */
+export function createStream(options?: Options | null): Stream;
+
+/** Resolves once the WebAssembly module is ready: at once where it compiled synchronously on import. */
+export const ready: Promise<void>;
+
+/** Returns `ready`. */
+export function init(): Promise<void>;

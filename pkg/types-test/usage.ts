@@ -1,0 +1,66 @@
+// Compiled by `tsc -p types-test` (never run): the declarations must accept
+// what the README shows and reject what the crate rejects.
+import { adapt, createStream, init, ready, render } from "citemark";
+import type { Adapted, CitationIndex, Occurrence, Options, Patch, Source, SourceUse, Stream } from "citemark";
+import { render as renderLite } from "citemark/lite";
+
+const sources: Source[] = [
+  { id: "call_q3", title: "Q3 revenue", href: "https://app.example/q/3" },
+  { index: 2, title: "DACH", data: { page: 3, tags: ["a"], score: null } },
+];
+const options: Options = {
+  sources,
+  aliases: { old: "call_q3" },
+  mode: "button",
+  embedded: false,
+  rawHtml: "escape",
+  syntaxes: { markers: true, recovery: false },
+  shortLinkPatterns: [{ template: "/-/ai/conversations/{conversation}/call/{call}", key: "call" }],
+  autolinks: true,
+  linkRel: null,
+  linkTarget: "_blank",
+  idPrefix: "msg-1-",
+};
+
+const out = render("Down 8% <cite id=\"call_q3\">in Q3</cite> [2].", options);
+const html: string = out.html;
+const index: CitationIndex = out.citations;
+const first: Occurrence | undefined = index.occurrences[0];
+const ordinal: number | undefined = first?.ordinal;
+const kind: "cite" | "index" | "shortlink" | "query" | undefined = first?.kind;
+const used: SourceUse[] = index.sources.concat(index.uncited);
+renderLite("plain", null);
+render("no options");
+
+const adapted: Adapted = adapt("gemini", { candidates: [] });
+const again = render(adapted.markdown, { sources: adapted.sources, aliases: adapted.aliases });
+const warned: string[] = adapted.warnings.map((w) => `${w.path}: ${w.message}`);
+
+const stream: Stream = createStream({ mode: "icon" });
+const patch = stream.push("Hello [1]");
+const tail: string = patch.tail;
+const deferred: Patch = stream.pushDeferred(" world\n\n");
+const maybeTail: string | undefined = deferred.tail;
+stream.setSources(sources);
+stream.setSources(null);
+const last = stream.finish();
+const idx: CitationIndex = stream.citationIndex();
+stream.free();
+
+async function loaded(): Promise<void> {
+  await ready;
+  await init();
+}
+
+// @ts-expect-error: an unknown mode is rejected
+render("x", { mode: "fancy" });
+// @ts-expect-error: unknown option names are rejected
+render("x", { mod: "link" });
+// @ts-expect-error: `index` is a number
+render("x", { sources: [{ index: "1" }] });
+// @ts-expect-error: the unsafe raw-HTML policy is not reachable
+render("x", { rawHtml: "dangerouslyPassThrough" });
+// @ts-expect-error: unknown provider
+adapt("bard", {});
+
+export { warned, html, ordinal, kind, used, again, tail, maybeTail, last, idx, loaded };

@@ -1,0 +1,116 @@
+// Shared by the Node tests: the repository's samples, snapshots, adapter
+// fixtures and XSS corpora, and an HTML checker built on parse5.
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseFragment } from "parse5";
+
+/** The repository root (run.mjs sets it; the tests run in a scratch copy). */
+export const repo = process.env.CITEMARK_REPO ?? resolve(import.meta.dirname ?? ".", "..", "..");
+
+const read = (...parts) => readFileSync(join(repo, ...parts), "utf8");
+
+/** An insta snapshot's contents (after its `---` header). */
+export function snapshot(name) {
+  const text = read("tests", "snapshots", `${name}.snap`);
+  const match = /^---\n[\s\S]*?\n---\n/.exec(text);
+  if (!match) throw new Error(`${name}.snap: no insta header`);
+  return text.slice(match[0].length);
+}
+
+/** The answers in tests/samples with the options tests/snapshots.rs renders them with. */
+export function samples() {
+  const dir = join(repo, "tests", "samples");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".md") && f !== "README.md")
+    .sort()
+    .map((file) => {
+      const name = file.slice(0, -3);
+      const markdown = read("tests", "samples", file);
+      const sourcesPath = join(dir, `${name}.sources.json`);
+      let options = {};
+      if (existsSync(sourcesPath)) {
+        const json = JSON.parse(readFileSync(sourcesPath, "utf8"));
+        options = Array.isArray(json)
+          ? { sources: json }
+          : { sources: json.sources ?? [], ...(json.aliases ? { aliases: json.aliases } : {}) };
+      }
+      return { name, markdown, options };
+    });
+}
+
+/** The provider fixtures tests/adapters.rs uses, `PROVIDER-CASE.json`. */
+export function adapterFixtures() {
+  const dir = join(repo, "tests", "fixtures", "adapters");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((file) => ({
+      name: file.slice(0, -5),
+      provider: file.split("-")[0],
+      text: readFileSync(join(dir, file), "utf8"),
+    }));
+}
+
+/**
+ * The XSS corpora directory: $CITEMARK_CORPORA, else ../shared/corpora next to
+ * the repository. `null` (said loudly) when absent; under CI=true absence throws.
+ */
+export function corporaDir() {
+  const dir = process.env.CITEMARK_CORPORA || resolve(repo, "..", "shared", "corpora");
+  if (existsSync(dir)) return dir;
+  if (process.env.CI === "true") {
+    throw new Error(`corpora not found at ${dir} and CI=true: the XSS tests must run in CI`);
+  }
+  console.error(`\n*** corpora not found at ${dir}, skipped ***\n`);
+  return null;
+}
+
+const FORBIDDEN_ELEMENTS = new Set([
+  "script", "iframe", "frame", "frameset", "object", "embed", "applet", "svg", "math", "style",
+  "form", "base", "link", "meta",
+]);
+const FORBIDDEN_ATTRIBUTES = new Set(["style", "formaction", "srcdoc"]);
+const URL_ATTRIBUTES = new Set([
+  "href", "src", "action", "xlink:href", "data", "poster", "background", "codebase", "dynsrc", "lowsrc",
+]);
+const ALLOWED_SCHEMES = new Set(["http", "https", "mailto"]);
+
+/** The scheme a browser would honour, when it is not http(s)/mailto (WHATWG URL preprocessing). */
+function disallowedScheme(url) {
+  const cleaned = url.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "").replace(/[\t\n\r]/g, "");
+  const m = /^([^:/?#]*):/.exec(cleaned);
+  if (!m || !/^[A-Za-z][A-Za-z0-9+.-]*$/.test(m[1])) return null;
+  const scheme = m[1].toLowerCase();
+  return ALLOWED_SCHEMES.has(scheme) ? null : scheme;
+}
+
+/** Every script-capable construct in `html`, parsed as a browser parses a fragment. */
+export function violations(html) {
+  const found = [];
+  const walk = (node) => {
+    if (node.tagName) {
+      const tag = node.tagName.toLowerCase();
+      if (FORBIDDEN_ELEMENTS.has(tag)) found.push(`<${tag}> element`);
+      for (const { name: raw, value } of node.attrs ?? []) {
+        const name = raw.toLowerCase();
+        if (name.startsWith("on") || FORBIDDEN_ATTRIBUTES.has(name)) {
+          found.push(`<${tag} ${name}=${JSON.stringify(value)}>`);
+        } else if (URL_ATTRIBUTES.has(name)) {
+          const scheme = disallowedScheme(value);
+          if (scheme) found.push(`<${tag} ${name}=${JSON.stringify(value)}> scheme ${scheme}`);
+        }
+      }
+    }
+    for (const child of node.childNodes ?? []) walk(child);
+    if (node.content) walk(node.content); // <template>
+  };
+  walk(parseFragment(html));
+  return found;
+}
+
+/** Cuts `text` into chunks of `size` UTF-16 code units (surrogate pairs may split). */
+export function chunks(text, size) {
+  const out = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}

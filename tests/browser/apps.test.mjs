@@ -8,7 +8,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { launch, openPage } from "./support/browser.mjs";
+import { ctrlClick, launch, openPage } from "./support/browser.mjs";
 import { REPO, serveStatic } from "../../scripts/serve.mjs";
 
 const MODES = ["link", "button", "icon"];
@@ -87,13 +87,9 @@ for (const app of ["svelte-app", "react-app"]) {
       await page.locator(".message .body [data-citation-ordinal='1']").click();
       const before = await page.locator(".activated").innerHTML();
       const link = page.locator(".message .body [data-citation-ordinal='2']");
-      const href = await link.getAttribute("href");
-      const opened = context.waitForEvent("page", { timeout: 10_000 });
-      const requested = context.waitForEvent("request", { predicate: (r) => r.url() === href, timeout: 10_000 });
-      await link.click({ modifiers: ["Control"] });
-      const [tab, request] = await Promise.all([opened, requested]);
-      assert.equal(request.frame().page(), tab, "the link was requested by the new tab");
-      await tab.close();
+      const { newTab, prevented } = await ctrlClick(context, page, link);
+      assert.equal(prevented, false, "the click's default action was not prevented");
+      assert.equal(newTab, true, "the link opened in a new tab");
       assert.equal(await page.locator(".activated").innerHTML(), before, "onActivate did not run");
       assert.deepEqual(errors, []);
     });

@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { launch, openPage } from "./support/browser.mjs";
+import { ctrlClick, launch, openPage } from "./support/browser.mjs";
 import { REPO, serveStatic } from "../../scripts/serve.mjs";
 import { MODES, SOURCES_URL, TURNS, renderOptions } from "../../www/conversation.js";
 
@@ -34,6 +34,12 @@ after(async () => {
   await browser?.close();
   await server?.close();
 });
+
+/** Picks a citation mode as a user does: a click on its label. */
+async function chooseMode(mode) {
+  await page.click(`#modes label:has(input[value=${mode}])`);
+  assert.equal(await page.isChecked(`input[name=mode][value=${mode}]`), true, `mode ${mode} chosen`);
+}
 
 /** One-shot renders of every turn in `mode`, with the page's options. */
 const expected = (mode) => answers.map((markdown, turn) => render(markdown, renderOptions(sources, mode, turn)));
@@ -121,7 +127,7 @@ describe("www demo", () => {
 
   test("every citation in every mode shows its source in the panel; hover shows a tooltip", async () => {
     for (const mode of MODES) {
-      await page.check(`input[name=mode][value=${mode}]`);
+      await chooseMode(mode);
       const want = await assertRendered(mode);
       const occurrences = want.flatMap((r, turn) => r.citations.occurrences.map((o) => ({ ...o, turn, index: r.citations })));
       const elements = page.locator(".message.assistant .body [data-citation-key]");
@@ -151,7 +157,7 @@ describe("www demo", () => {
     }
 
     // Hover: the tooltip shows the cited source from the index.
-    await page.check("input[name=mode][value=link]");
+    await chooseMode("link");
     const first = expected("link")[0].citations;
     await page.locator(".message.assistant .body [data-citation-ordinal='1']").first().hover();
     const tooltip = page.locator("#tooltip");
@@ -164,17 +170,12 @@ describe("www demo", () => {
   });
 
   test("Ctrl+click on a citation link is left to the browser", async () => {
-    await page.check("input[name=mode][value=link]");
+    await chooseMode("link");
     const before = await page.locator("#panel dl").innerHTML();
     const link = page.locator(".message.assistant .body a[data-citation-kind=index]").first();
-    const href = await link.getAttribute("href");
-    // A new tab that asks for the link's URL (which the closed network refuses).
-    const opened = context.waitForEvent("page", { timeout: 10_000 });
-    const requested = context.waitForEvent("request", { predicate: (r) => r.url() === href, timeout: 10_000 });
-    await link.click({ modifiers: ["Control"] });
-    const [tab, request] = await Promise.all([opened, requested]);
-    assert.equal(request.frame().page(), tab, "the link was requested by the new tab");
-    await tab.close();
+    const { newTab, prevented } = await ctrlClick(context, page, link);
+    assert.equal(prevented, false, "the click's default action was not prevented");
+    assert.equal(newTab, true, "the link opened in a new tab");
     assert.equal(await page.locator("#panel dl").innerHTML(), before, "onActivate did not run");
   });
 });

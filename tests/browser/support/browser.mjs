@@ -47,3 +47,23 @@ export async function openPage(browser, origin, pagePath, ready = () => document
   await page.waitForFunction(ready);
   return { context, page, errors };
 }
+
+/**
+ * Ctrl+clicks `locator` (a link) with the real mouse; resolves to whether a
+ * new tab opened and whether anything called preventDefault() on the click
+ * (seen by a listener on window, after the page's own listeners). The new
+ * tab's navigation is not observable here: Chromium starts it before
+ * Playwright attaches, and the closed network turns it into an error page.
+ */
+export async function ctrlClick(context, page, locator) {
+  await page.evaluate(() => {
+    window.lastClick = null;
+    addEventListener("click", (event) => (window.lastClick = { prevented: event.defaultPrevented }), { once: true });
+  });
+  const opened = context.waitForEvent("page", { timeout: 10_000 }).catch(() => null);
+  await locator.click({ modifiers: ["Control"] });
+  const tab = await opened;
+  await tab?.close();
+  const click = await page.evaluate(() => window.lastClick);
+  return { newTab: tab !== null, prevented: click?.prevented ?? null };
+}

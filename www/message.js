@@ -81,13 +81,17 @@ export class MessageView {
   #show() {
     const index = this.#stream.citationIndex();
     this.#handle?.update(index);
-    renderGrounding(this.grounding, index);
+    renderGrounding(this.grounding, index, this.#finished);
   }
 }
 
-/** "Grounded in N sources": the cited ones by display number, then the uncited. */
-function renderGrounding(section, index) {
-  const { sources, uncited } = index;
+/**
+ * "Grounded in N sources": the cited ones by display number, then (once the
+ * answer is complete: until then a source may still be cited) the uncited.
+ */
+function renderGrounding(section, index, finished) {
+  const { sources } = index;
+  const uncited = finished ? index.uncited : [];
   section.hidden = sources.length === 0 && uncited.length === 0;
   const heading = el("h3", {}, `Grounded in ${sources.length} source${sources.length === 1 ? "" : "s"}`);
   const cited = el(

@@ -83,6 +83,7 @@ async function assertRendered(mode) {
       cited.map((use) => `${use.number} ${use.source.title}${use.uses === 1 ? "cited once" : `cited ${use.uses}×`}`),
       `turn ${turn + 1}: cited sources`,
     );
+    assert.equal(list.uncited === "", uncited.length === 0, `turn ${turn + 1}: an uncited list only when some are`);
     for (const use of uncited) assert.ok(list.uncited.includes(use.source.title), `turn ${turn + 1}: uncited ${use.source.title}`);
   });
   return want;

@@ -59,7 +59,6 @@ export class MessageView {
     this.#restart();
     if (this.#text) this.#apply(this.#stream.push(this.#text));
     if (this.#finished) this.#apply(this.#stream.finish());
-    else this.#show();
   }
 
   #restart() {

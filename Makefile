@@ -1,18 +1,22 @@
 # citemark: the single entry point for humans and CI.
-#   make demo   render the bundled sample answer (HTML, then the citation index)
+#   make demo   render the bundled sample answer (HTML, then the citation index),
+#               then build the npm package and serve the demo page (www/) on
+#               http://127.0.0.1:8080/ ($PORT overrides) until Ctrl-C
 #   make test   every check CI runs: format, lints, docs, unit/spec/XSS/snapshot tests,
-#               the npm package under Node and in Chromium, hydration and XSS in Chromium
+#               the npm package under Node and in Chromium, the demo, the example
+#               apps, hydration and XSS in Chromium
 #   make bench  criterion benchmarks (citemark vs pulldown-cmark)
+#   make test-browser  pkg/src's hydration entry points and XSS corpora in headless Chromium
 #   make pkg        the npm package's generated files (pkg/dist/: wasm + glue, default and lite)
 #   make test-node  the npm package, packed and installed, tested under Node (after make pkg)
 #   make size       the package's sizes (raw/gzip/brotli) and render speed in Node
-#   make test-browser  pkg/src's hydration entry points and XSS corpora in headless Chromium
+#   make apps       the Vite example apps (examples/*-app) built against the packed package
 
 SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test bench toolchain fmt lint doc pkg pkg-tools test-node size test-browser
+.PHONY: demo test bench toolchain fmt lint doc test-browser pkg pkg-tools test-node size apps
 
 ## Installs what the Rust checks need; idempotent and quick when present.
 toolchain:
@@ -27,6 +31,10 @@ demo: toolchain
 	@echo
 	@echo "=== HTML + citation index as JSON (--json) ==="
 	@./target/release/citemark render examples/answer.md --sources examples/sources.json --json
+	@echo
+	@echo "=== the demo page (www/): building the npm package (make pkg) ==="
+	@$(MAKE) --no-print-directory pkg
+	@node scripts/serve.mjs
 
 fmt: toolchain
 	$(CARGO) fmt --all -- --check
@@ -46,6 +54,17 @@ test: fmt lint doc
 
 bench: toolchain
 	$(CARGO) bench --bench render
+
+## Browser tests (README: Hydration): Debian's Chromium, installed when
+## missing, driven by the pinned playwright-core. The samples are rendered by
+## the CLI, the XSS corpora by the batch helper tests/browser_render.rs; the
+## demo page needs the package (pkg), the example apps' tests their builds (apps).
+test-browser: toolchain apps
+	$(CARGO) build --release --quiet --bin citemark
+	$(CARGO) test --quiet --test browser_render --no-run
+	tests/browser/ensure-chromium.sh
+	npm ci --prefix tests/browser --no-audit --no-fund
+	node --test tests/browser/
 
 # ---- the npm package (pkg/) ----------------------------------------------------
 # wasm-bindgen-cli must be the exact version of the wasm-bindgen crate in Cargo.lock.
@@ -81,12 +100,7 @@ test-node: pkg
 size: pkg
 	node pkg/scripts/size.mjs
 
-## Browser tests (README: Hydration): Debian's Chromium, installed when
-## missing, driven by the pinned playwright-core. The samples are rendered by
-## the CLI, the XSS corpora by the batch helper tests/browser_render.rs.
-test-browser: toolchain
-	$(CARGO) build --release --quiet --bin citemark
-	$(CARGO) test --quiet --test browser_render --no-run
-	tests/browser/ensure-chromium.sh
-	npm ci --prefix tests/browser --no-audit --no-fund
-	node --test tests/browser/
+## Builds examples/svelte-app and examples/react-app (vite build) with the
+## packed package installed into each, as a user's project would have it.
+apps: pkg
+	node scripts/build-apps.mjs

@@ -57,10 +57,11 @@ bench: toolchain
 
 ## Browser tests (README: Hydration): Debian's Chromium, installed when
 ## missing, driven by the pinned playwright-core. The samples are rendered by
-## the CLI, the XSS corpora by the batch helper tests/browser_render.rs; the
-## demo page needs the package (pkg), the example apps' tests their builds (apps).
+## the CLI (the debug build `make test` has made anyway), the XSS corpora by
+## the batch helper tests/browser_render.rs; the demo page needs the package
+## (pkg), the example apps' tests their builds (apps).
 test-browser: toolchain apps
-	$(CARGO) build --release --quiet --bin citemark
+	$(CARGO) build --quiet --bin citemark
 	$(CARGO) test --quiet --test browser_render --no-run
 	tests/browser/ensure-chromium.sh
 	npm ci --prefix tests/browser --no-audit --no-fund

@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const BIN = process.env.CITEMARK_BIN || path.join(REPO, "target/release/citemark");
+const BIN = process.env.CITEMARK_BIN || path.join(REPO, "target/debug/citemark");
 
 /** The four ways a citation can be written: [name, CLI flags]. */
 export const MODES = [
@@ -24,7 +24,7 @@ export const MODES = [
  */
 export function render(markdown, flags = []) {
   if (!existsSync(BIN)) {
-    throw new Error(`${BIN} is missing: run \`cargo build --release --bin citemark\` (make test-browser does)`);
+    throw new Error(`${BIN} is missing: run \`cargo build --bin citemark\` (make test-browser does)`);
   }
   return new Promise((resolve, reject) => {
     const child = execFile(BIN, ["render", "-", "--json", ...flags], { maxBuffer: 64 << 20 }, (error, stdout, stderr) => {

@@ -1,7 +1,8 @@
 # citemark: the single entry point for humans and CI.
 #   make demo   render the bundled sample answer (HTML, then the citation index)
 #   make test   every check CI runs: format, lints, docs, unit/spec/XSS/snapshot tests
-#   make bench  criterion benchmarks (citemark vs pulldown-cmark)
+#   make bench  criterion benchmarks (citemark vs pulldown-cmark), then make bench-node
+#   make bench-node  the npm package against other JS markdown renderers in Node (after make pkg)
 #   make pkg        the npm package's generated files (pkg/dist/: wasm + glue, default and lite)
 #   make test-node  the npm package, packed and installed, tested under Node (after make pkg)
 #   make size       the package's sizes (raw/gzip/brotli) and render speed in Node
@@ -11,7 +12,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test bench toolchain fmt lint doc pkg pkg-tools test-node size test-browser
+.PHONY: demo test bench bench-node toolchain fmt lint doc pkg pkg-tools test-node size test-browser
 
 ## Installs what the Rust checks need; idempotent and quick when present.
 toolchain:
@@ -40,7 +41,7 @@ test: fmt lint doc
 	$(CARGO) test --all-targets
 	$(CARGO) test --doc
 
-bench: toolchain
+bench: toolchain bench-node
 	$(CARGO) bench --bench render
 
 # ---- the npm package (pkg/) ----------------------------------------------------
@@ -86,3 +87,13 @@ test-browser: toolchain
 	tests/browser/ensure-chromium.sh
 	npm ci --prefix tests/browser --no-audit --no-fund
 	node --test tests/browser/
+
+## README "Compared with other renderers": packs pkg/ with npm pack, installs the tarball
+## beside benches/node's pinned competitors (git-ignored .pack/ and node_modules/), runs
+## benches/node/compare.mjs in one Node process (~5 minutes; RUNS, RUNS_LARGE, LIMIT_S tune it).
+bench-node: pkg
+	@test benches/node/node_modules/.package-lock.json -nt benches/node/package-lock.json || (cd benches/node && npm ci --no-audit --no-fund --loglevel=error)
+	rm -rf benches/node/.pack && mkdir -p benches/node/.pack
+	cd pkg && npm pack --pack-destination ../benches/node/.pack --loglevel=error >/dev/null
+	cd benches/node && npm install --no-save --no-audit --no-fund --loglevel=error ./.pack/citemark-*.tgz
+	node benches/node/compare.mjs

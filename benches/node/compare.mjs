@@ -196,8 +196,10 @@ function incremark(withHtml) {
     incremental: true,
     oneShot(text) {
       const parser = createIncremarkParser({ gfm: true });
+      // render() = reset + append + finalize; its update lists no blocks
+      // as completed, so the HTML is made from the whole AST.
       const update = parser.render(text);
-      return withHtml ? blocksHtml(update.completed) : update;
+      return withHtml ? mdHtml(update.ast) : update;
     },
     stream(chunks, step) {
       const parser = createIncremarkParser({ gfm: true });

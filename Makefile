@@ -5,7 +5,8 @@
 #   make test   every check CI runs: format, lints, docs, unit/spec/XSS/snapshot tests,
 #               the npm package under Node and in Chromium, the demo, the example
 #               apps, hydration and XSS in Chromium
-#   make bench  criterion benchmarks (citemark vs pulldown-cmark)
+#   make bench  criterion benchmarks (rendering vs pulldown-cmark; streaming), then make bench-node
+#   make bench-node  the npm package against other JS markdown renderers in Node (after make pkg)
 #   make test-browser  pkg/src's hydration entry points and XSS corpora in headless Chromium
 #   make pkg        the npm package's generated files (pkg/dist/: wasm + glue, default and lite)
 #   make test-node  the npm package, packed and installed, tested under Node (after make pkg)
@@ -16,7 +17,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test bench toolchain fmt lint doc test-browser pkg pkg-tools test-node size apps
+.PHONY: demo test bench bench-node toolchain fmt lint doc test-browser pkg pkg-tools test-node size apps
 
 ## Installs what the Rust checks need; idempotent and quick when present.
 toolchain:
@@ -52,8 +53,8 @@ test: fmt lint doc
 	$(MAKE) --no-print-directory test-node
 	$(MAKE) --no-print-directory test-browser
 
-bench: toolchain
-	$(CARGO) bench --bench render
+bench: toolchain bench-node
+	$(CARGO) bench --bench render --bench stream
 
 ## Browser tests (README: Hydration): Debian's Chromium, installed when
 ## missing, driven by the pinned playwright-core. The samples are rendered by
@@ -105,3 +106,13 @@ size: pkg
 ## packed package installed into each, as a user's project would have it.
 apps: pkg
 	node scripts/build-apps.mjs
+
+## README "Compared with other renderers": packs pkg/ with npm pack, installs the tarball
+## beside benches/node's pinned competitors (git-ignored .pack/ and node_modules/), runs
+## benches/node/compare.mjs in one Node process (~5 minutes; RUNS, RUNS_LARGE, LIMIT_S tune it).
+bench-node: pkg
+	@test benches/node/node_modules/.package-lock.json -nt benches/node/package-lock.json || (cd benches/node && npm ci --no-audit --no-fund --loglevel=error)
+	rm -rf benches/node/.pack && mkdir -p benches/node/.pack
+	cd pkg && npm pack --pack-destination ../benches/node/.pack --loglevel=error >/dev/null
+	cd benches/node && npm install --no-save --no-audit --no-fund --loglevel=error ./.pack/citemark-*.tgz
+	node benches/node/compare.mjs

@@ -97,6 +97,7 @@ pkg: pkg-tools
 
 ## Packs pkg/ with npm pack, installs the tarball into target/node-test/ and runs tests/node/ there.
 test-node: pkg
+	tests/browser/ensure-chromium.sh
 	node tests/node/run.mjs
 
 size: pkg

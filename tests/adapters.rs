@@ -32,11 +32,7 @@ fn fixtures() -> Vec<Fixture> {
     paths
         .into_iter()
         .map(|path| {
-            let name = path
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .expect("UTF-8 name")
-                .to_owned();
+            let name = common::stem(&path);
             let provider_name = name.split('-').next().unwrap_or_default();
             let provider = provider_name
                 .parse()

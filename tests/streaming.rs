@@ -10,23 +10,11 @@ mod common;
 use common::{markdown, samples};
 
 /// Streams `message` cut at `cuts` (byte offsets, any order); returns the
-/// HTML, the citations, and the tail after each push.
+/// HTML and the citations.
 fn stream(message: &str, cuts: &[usize], options: &Options) -> (String, Vec<Occurrence>) {
     let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (message.len() + 1)).collect();
-    cuts.push(message.len());
     cuts.sort_unstable();
-    let mut stream = Stream::new(options.clone());
-    let (mut html, mut citations, mut from) = (String::new(), Vec::new(), 0);
-    for cut in cuts {
-        let patch = stream.push_bytes(&message.as_bytes()[from..cut]);
-        from = cut;
-        html.push_str(&patch.append);
-        citations.extend(patch.citations);
-    }
-    let last = stream.finish();
-    html.push_str(&last.append);
-    citations.extend(last.citations);
-    (html, citations)
+    common::streamed_at(message, &cuts, options)
 }
 
 fn chunked(len: usize, size: usize) -> Vec<usize> {

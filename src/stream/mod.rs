@@ -424,18 +424,8 @@ mod tests {
     }
 
     fn streamed(message: &str, chunk: usize, options: &Options) -> (String, Vec<Occurrence>) {
-        let mut stream = Stream::new(options.clone());
-        let mut html = String::new();
-        let mut citations = Vec::new();
-        for piece in message.as_bytes().chunks(chunk) {
-            let patch = stream.push_bytes(piece);
-            html.push_str(&patch.append);
-            citations.extend(patch.citations);
-        }
-        let last = stream.finish();
-        html.push_str(&last.append);
-        citations.extend(last.citations);
-        (html, citations)
+        let cuts: Vec<usize> = (chunk..message.len()).step_by(chunk).collect();
+        super::common::streamed_at(message, &cuts, options)
     }
 
     fn assert_equivalent(message: &str) {

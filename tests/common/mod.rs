@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use citemark::Options;
+use citemark::{Occurrence, Options, Stream};
 use proptest::prelude::*;
 
 /// The files in `tests/<dir>` ending in `.<extension>`, sorted.
@@ -21,6 +21,14 @@ pub fn files(dir: &str, extension: &str) -> Vec<PathBuf> {
     paths
 }
 
+/// A file's name without its extension.
+pub fn stem(path: &Path) -> String {
+    path.file_stem()
+        .and_then(|s| s.to_str())
+        .expect("UTF-8 name")
+        .to_owned()
+}
+
 /// A realistic answer from `tests/samples/`, with its sources if it has any.
 pub struct Sample {
     pub name: String,
@@ -32,11 +40,7 @@ pub fn samples() -> Vec<Sample> {
     files("samples", "md")
         .into_iter()
         .map(|path| {
-            let name = path
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .expect("UTF-8 name")
-                .to_owned();
+            let name = stem(&path);
             let markdown = std::fs::read_to_string(&path).expect("sample is UTF-8");
             let sources = path.with_file_name(format!("{name}.sources.json"));
             let options = match std::fs::read_to_string(&sources) {
@@ -101,4 +105,21 @@ fn fragment() -> impl Strategy<Value = String> {
 /// Random markdown built from [`fragment`]s.
 pub fn markdown() -> impl Strategy<Value = String> {
     prop::collection::vec(fragment(), 0..40).prop_map(|parts| parts.concat())
+}
+
+/// Streams `message` in pieces ending at `cuts` (ascending byte offsets),
+/// then finishes; returns all the appended HTML and all the citations.
+pub fn streamed_at(message: &str, cuts: &[usize], options: &Options) -> (String, Vec<Occurrence>) {
+    let mut stream = Stream::new(options.clone());
+    let (mut html, mut citations, mut from) = (String::new(), Vec::new(), 0);
+    for &cut in cuts.iter().chain([&message.len()]) {
+        let patch = stream.push_bytes(&message.as_bytes()[from..cut.max(from)]);
+        from = cut.max(from);
+        html.push_str(&patch.append);
+        citations.extend(patch.citations);
+    }
+    let last = stream.finish();
+    html.push_str(&last.append);
+    citations.extend(last.citations);
+    (html, citations)
 }

@@ -11,13 +11,9 @@ import { extname, join, normalize } from "node:path";
 import { test } from "node:test";
 
 import * as citemark from "citemark";
+import { haveChromium, pageResult } from "./helpers.mjs";
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) {
-  if (process.env.CI === "true") throw new Error(`${CHROMIUM} not found and CI=true`);
-  console.error(`\n*** ${CHROMIUM} not found: browser test skipped (apt-get install chromium) ***\n`);
-}
+const chromiumThere = haveChromium("browser test");
 
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".json": "application/json" };
 const PAGE = `<!doctype html><meta charset="utf-8">
@@ -34,8 +30,7 @@ const PAGE = `<!doctype html><meta charset="utf-8">
   await ready;
 </script>`;
 
-test("a plain browser page imports citemark and renders synchronously", { skip: haveChromium ? false : "no chromium" }, async () => {
-  const { chromium } = await import("playwright-core");
+test("a plain browser page imports citemark and renders synchronously", { skip: chromiumThere ? false : "no chromium" }, async () => {
   const root = process.cwd();
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
@@ -55,30 +50,15 @@ test("a plain browser page imports citemark and renders synchronously", { skip: 
     res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(readFileSync(file));
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
   try {
-    const page = await browser.newPage();
-    const errors = [];
-    page.on("pageerror", (e) => errors.push(String(e)));
-    // A failed load is reported by URL below (the favicon a page never asked for aside).
-    page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && errors.push(m.text()));
-    page.on("response", (r) => r.status() >= 400 && !r.url().endsWith("/favicon.ico") && errors.push(`${r.status()} ${r.url()}`));
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
-    await page.waitForFunction(() => window.result !== undefined || false, null, { timeout: 30000 }).catch(() => {});
-    assert.deepEqual(errors, []);
-    const result = await page.evaluate(() => window.result);
+    const { result, version } = await pageResult(`http://127.0.0.1:${server.address().port}/`, 30000);
     assert.ok(result, "the page produced a result");
     const expected = citemark.render("Up 4% [1] <b onclick=x>bold</b>.", { sources: [{ title: "Q3", href: "https://q.example/3" }] });
     assert.equal(result.html, expected.html);
     assert.equal(result.lite, "<p>&lt;b&gt;x&lt;/b&gt;</p>\n");
     assert.equal(result.streamed, citemark.render("Hello [1]\n\nNext\n").html);
-    console.log(`browser: imported and rendered in ${result.ms.toFixed(0)} ms (${await browser.version()})`);
+    console.log(`browser: imported and rendered in ${result.ms.toFixed(0)} ms (${version})`);
   } finally {
-    await browser.close();
     server.close();
   }
 });

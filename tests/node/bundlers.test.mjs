@@ -10,14 +10,9 @@ import { extname, join, normalize } from "node:path";
 import { test } from "node:test";
 
 import * as citemark from "citemark";
+import { haveChromium, pageResult } from "./helpers.mjs";
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) {
-  if (process.env.CI === "true") throw new Error(`${CHROMIUM} not found and CI=true`);
-  console.error(`\n*** ${CHROMIUM} not found: bundler tests skipped (apt-get install chromium) ***\n`);
-}
-const skip = haveChromium ? false : "no chromium";
+const skip = haveChromium("bundler tests") ? false : "no chromium";
 
 const MAIN = `import { render, createStream } from "citemark";
 import { render as renderLite } from "citemark/lite";
@@ -54,26 +49,7 @@ function serveStatic(root) {
 }
 
 async function resultOf(url) {
-  const { chromium } = await import("playwright-core");
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-  try {
-    const page = await browser.newPage();
-    const errors = [];
-    page.on("pageerror", (e) => errors.push(String(e)));
-    // A failed load is reported by URL below (the favicon a page never asked for aside).
-    page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && errors.push(m.text()));
-    page.on("response", (r) => r.status() >= 400 && !r.url().endsWith("/favicon.ico") && errors.push(`${r.status()} ${r.url()}`));
-    await page.goto(url);
-    await page.waitForFunction(() => window.result !== undefined, null, { timeout: 60000 }).catch(() => {});
-    assert.deepEqual(errors, []);
-    return await page.evaluate(() => window.result);
-  } finally {
-    await browser.close();
-  }
+  return (await pageResult(url)).result;
 }
 
 test("Vite production build (default config) runs in Chromium", { skip }, async () => {

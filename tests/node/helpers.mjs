@@ -1,5 +1,7 @@
 // Shared by the Node tests: the repository's samples, snapshots, adapter
-// fixtures and XSS corpora, and an HTML checker built on parse5.
+// fixtures and XSS corpora, an HTML checker built on parse5, and a page's
+// result in headless Chromium.
+import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseFragment } from "parse5";
@@ -113,4 +115,43 @@ export function chunks(text, size) {
   const out = [];
   for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
   return out;
+}
+
+/** Debian's Chromium, which the browser tests drive (installed by `make test`). */
+export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+
+/** Whether Chromium is there; without it a test is skipped loudly, and fails under CI. */
+export function haveChromium(what) {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.env.CI === "true") throw new Error(`${CHROMIUM} not found and CI=true`);
+  console.error(`\n*** ${CHROMIUM} not found: ${what} skipped (apt-get install chromium) ***\n`);
+  return false;
+}
+
+/**
+ * Opens `url` in headless Chromium, waits for the page to set `window.result`,
+ * fails on any page error, console error or failed load, and returns the
+ * result and the browser's version.
+ */
+export async function pageResult(url, timeout = 60000) {
+  const { chromium } = await import("playwright-core");
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    // A failed load is reported by URL below (the favicon a page never asked for aside).
+    page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && errors.push(m.text()));
+    page.on("response", (r) => r.status() >= 400 && !r.url().endsWith("/favicon.ico") && errors.push(`${r.status()} ${r.url()}`));
+    await page.goto(url);
+    await page.waitForFunction(() => window.result !== undefined, null, { timeout }).catch(() => {});
+    assert.deepEqual(errors, []);
+    return { result: await page.evaluate(() => window.result), version: await browser.version() };
+  } finally {
+    await browser.close();
+  }
 }

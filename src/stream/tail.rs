@@ -10,7 +10,10 @@
 //!   its blocks (`closers`) are kept. Plain words (no markdown syntax) are
 //!   added to `head` as they come, without parsing; anything else
 //!   re-renders only the words since the boundary, behind a stand-in word
-//!   (`x `) so that they parse as the same inline text.
+//!   (`x `) so that they parse as the same inline text. That rendering is
+//!   also made once with a stand-in character at its end ([`TYPING`]):
+//!   plain text typed next, inside a span still open (`**bold wor…`),
+//!   goes where the character came out, again without parsing.
 //! - [`State::Code`]: inside a code fence at the margin, lines that cannot
 //!   close the fence are escaped onto the block.
 //! - [`State::HeldRow`]: a table row shows only once it is whole, so the

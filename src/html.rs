@@ -48,7 +48,7 @@ pub(crate) fn write_html_part<'a>(
     options: &Options,
     capacity: usize,
 ) -> WrittenPart {
-    let mut writer = HtmlWriter::buffer_for(options, external_attributes(options));
+    let mut writer = HtmlWriter::buffer_for(options);
     // Reserving past glibc's mmap threshold (128 KiB) made every large
     // render map and fault in fresh pages: a third of its time. Beyond
     // that, doubling growth is cheaper.
@@ -96,24 +96,8 @@ struct HtmlWriter<'o, 'a> {
     citation: Option<OpenCitation>,
     scopes: Vec<Scope>,
     sanitizer: Option<Sanitizer<'o>>,
-    /// ` rel="…" target="…"`, written on links to other origins.
-    external_attributes: String,
     /// The link attributes of citations of each source (by position).
     source_attributes: Vec<Option<String>>,
-}
-
-fn external_attributes(options: &Options) -> String {
-    let mut attributes = String::new();
-    for (name, value) in [("rel", &options.link_rel), ("target", &options.link_target)] {
-        if let Some(value) = value {
-            attributes.push(' ');
-            attributes.push_str(name);
-            attributes.push_str("=\"");
-            let _ = escape_html(&mut attributes, value);
-            attributes.push('"');
-        }
-    }
-    attributes
 }
 
 fn heading_open(level: HeadingLevel) -> &'static str {
@@ -155,7 +139,7 @@ fn decimal(mut n: u32, buf: &mut [u8; 10]) -> &str {
 
 impl<'o, 'a> HtmlWriter<'o, 'a> {
     /// A writer with empty output.
-    fn buffer_for(options: &'o Options, external_attributes: String) -> Self {
+    fn buffer_for(options: &'o Options) -> Self {
         HtmlWriter {
             options,
             out: String::new(),
@@ -170,7 +154,6 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
             citation: None,
             scopes: Vec::new(),
             sanitizer: None,
-            external_attributes,
             source_attributes: Vec::new(),
         }
     }
@@ -532,12 +515,20 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
 
     /// `rel` and `target` for a link leaving the page's origin.
     fn write_external_attributes(&mut self, href: &str) {
-        if self.external_attributes.is_empty() || !url::is_external(href) {
+        let options = self.options;
+        let attributes = [("rel", &options.link_rel), ("target", &options.link_target)];
+        if attributes.iter().all(|(_, value)| value.is_none()) || !url::is_external(href) {
             return;
         }
-        let attributes = std::mem::take(&mut self.external_attributes);
-        self.write(&attributes);
-        self.external_attributes = attributes;
+        for (name, value) in attributes {
+            if let Some(value) = value {
+                self.write(" ");
+                self.write(name);
+                self.write("=\"");
+                self.write_escaped(value, false);
+                self.write("\"");
+            }
+        }
     }
 
     /// Inside an image: text goes into the `alt` attribute.
@@ -630,8 +621,7 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
                     self.source_attributes.resize(position + 1, None);
                 }
                 let cached = self.source_attributes[position].take().unwrap_or_else(|| {
-                    let mut attributes =
-                        HtmlWriter::buffer_for(self.options, self.external_attributes.clone());
+                    let mut attributes = HtmlWriter::buffer_for(self.options);
                     attributes.link_attributes(view, as_button);
                     attributes.out
                 });

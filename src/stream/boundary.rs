@@ -42,19 +42,41 @@ pub(super) fn last_cut(text: &str) -> Option<usize> {
 }
 
 /// A cut at the start of the last line, still being typed, when it
-/// follows a blank line and starts with a letter at the margin: it can
-/// only be a paragraph's first line (nothing else starts with a letter),
-/// and nothing before a blank line continues into a paragraph at the
-/// margin — a fence or an HTML block that does is caught as straddling.
+/// follows a blank line at the margin and already starts a block of its
+/// own: nothing before a blank line continues into such a line but a list
+/// (through an item) or indented text — and a fence or an HTML block,
+/// which are caught as straddling.
 pub(super) fn early_cut(text: &str) -> Option<usize> {
     let last_line = text.rfind('\n')? + 1;
-    if !text[last_line..].starts_with(|c: char| c.is_ascii_alphabetic()) {
+    if !starts_own_block(&text[last_line..]) {
         return None;
     }
     let before = &text[..last_line - 1];
     let blank_start = before.rfind('\n').map_or(0, |i| i + 1);
     let has_blocks_before = !is_blank(&before[..blank_start]);
     (is_blank(&before[blank_start..]) && has_blocks_before).then_some(last_line)
+}
+
+/// Whether a line being typed at the margin is past the point where it
+/// could still be a list item: `-x` or `3.5%`, not `-`, `- ` or `1.`. Nor
+/// may it start with `[`: a link reference definition half typed
+/// (`[a]: /` of `[a]: /docs`) would change the links before it.
+fn starts_own_block(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    let then_not_space = |at: usize| bytes.get(at).is_some_and(|b| !b.is_ascii_whitespace());
+    match bytes.first() {
+        None | Some(b' ' | b'\t' | b'\r' | b'[') => false,
+        Some(b'-' | b'*' | b'+') => then_not_space(1),
+        Some(b'0'..=b'9') => {
+            let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+            match bytes.get(digits) {
+                None => false,
+                Some(b'.' | b')') => then_not_space(digits + 1),
+                Some(_) => true,
+            }
+        }
+        Some(_) => true,
+    }
 }
 
 fn is_blank(line: &str) -> bool {
@@ -152,12 +174,15 @@ mod tests {
     #[test]
     fn a_paragraph_being_typed_after_a_gap_is_a_cut() {
         assert_eq!(early_cut("a\n\nNe"), Some(3));
-        assert_eq!(
-            early_cut("a\n\n#"),
-            None,
-            "a heading's marker, or `#x` text"
-        );
+        assert_eq!(early_cut("a\n\n#"), Some(3), "a heading, or `#x` text");
+        assert_eq!(early_cut("a\n\n**No"), Some(3));
+        assert_eq!(early_cut("a\n\n3.5%"), Some(3));
+        assert_eq!(early_cut("a\n\n> q"), Some(3));
         assert_eq!(early_cut("a\n\n1"), None, "`1.` would go on a list");
+        assert_eq!(early_cut("a\n\n1."), None, "`1. ` would go on a list");
+        assert_eq!(early_cut("a\n\n-"), None, "`- ` would go on a list");
+        assert_eq!(early_cut("a\n\n* b"), None, "an item");
+        assert_eq!(early_cut("[a]\n\n[a]: /"), None, "a definition");
         assert_eq!(
             early_cut("a\n\n  b"),
             None,

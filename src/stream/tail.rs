@@ -40,6 +40,38 @@ pub(super) struct Tail {
     /// The last line and length at which setting up [`State::Inline`]
     /// failed after rendering: retried only once the line has grown.
     failed_at: Option<(usize, usize)>,
+    /// The last whole rendering: what the preview showed, and its HTML.
+    /// While the preview shows the same (a row or a tag held back), so
+    /// does the tail.
+    last_whole: Option<Rendering>,
+}
+
+/// What the preview showed, and its HTML.
+#[derive(Debug, Clone)]
+struct Rendering {
+    shown: String,
+    html: String,
+}
+
+impl Rendering {
+    /// `shown` rendered, or the HTML kept for it.
+    fn of(
+        kept: &mut Option<Rendering>,
+        shown: &str,
+        render: impl FnOnce(&str) -> String,
+    ) -> String {
+        match kept {
+            Some(kept) if kept.shown == shown => kept.html.clone(),
+            _ => {
+                let html = render(shown);
+                *kept = Some(Rendering {
+                    shown: shown.to_owned(),
+                    html: html.clone(),
+                });
+                html
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -71,12 +103,17 @@ struct SettledLine {
     closers: String,
     /// A heading's line: `#` may be its closing sequence.
     heading: bool,
+    /// Settled up to the start of the line's content, with nothing of it:
+    /// if all of it is held back, its block renders differently.
+    at_content_start: bool,
     /// The citation state after `at`.
     index: IndexBuilder,
     /// The open text's length when the text since `at` was last rendered.
     rendered_to: usize,
     /// That text rendered with [`TYPING`] at its end.
     typing: Typing,
+    /// The last rendering of the text since `at`, behind the stand-in.
+    last_piece: Option<Rendering>,
 }
 
 /// The text since a settled line's end rendered with [`TYPING`] after it.
@@ -131,7 +168,9 @@ impl Tail {
             return html;
         }
         let shown = preview(open);
-        let (html, _) = render(&shown.text, None);
+        let html = Rendering::of(&mut self.last_whole, &shown.text, |text| {
+            render(text, None).0
+        });
         self.remember(open, line_start, &shown, &html);
         html
     }
@@ -234,30 +273,47 @@ impl Tail {
         // Tables, footnotes and definitions in the open text, and raw HTML
         // blocks change how a line renders in ways a word cannot show.
         // Raw HTML anywhere in the block is balanced by the sanitizer at
-        // its end, wherever that is.
-        // (So do fences: the preview may see one open where the parser
-        // sees raw HTML.)
-        if line.contains(['|', '\t', '\r'])
+        // its end, wherever that is. (So do fences: the preview may see
+        // one open where the parser sees raw HTML; and pipes: the preview
+        // may hold a row of a table the parser does not see.)
+        let block = &open[last_block_start(open)..];
+        if line.contains(['\t', '\r'])
+            || block.contains('|')
             || open.contains("[^")
             || open.contains("]:")
             || open.contains("```")
             || open.contains("~~~")
-            || !tags_are_cites(&open[last_block_start(open)..])
+            || !tags_are_cites(block)
         {
             return None;
         }
-        let at = line_start + word_boundary(line)?;
-        let settled = &open[..at];
+        // Settled up to the line's last word boundary; else, when its
+        // content starts as inline text, up to that start (an item or a
+        // heading opening with `**Bold`).
         // The preview edits the last block from its end, and may reach
         // back (hiding `[1` can bare a URL, which is held too; a `**` left
         // open earlier in the block is closed at its end): the block up to
-        // the boundary must be left as it is.
-        let block_start = last_block_start(&open[..at]);
-        if !line_is_settled(&open[line_start..at]) || !is_settled(&open[block_start..at]) {
+        // the settled end must be left as it is.
+        let block_is_settled = |at: usize| is_settled(&open[last_block_start(&open[..at])..at]);
+        let by_words = word_boundary(line)
+            .map(|boundary| line_start + boundary)
+            .filter(|&at| line_is_settled(&open[line_start..at]) && block_is_settled(at));
+        let (at, stand_in) = match by_words {
+            Some(at) => (at, ""),
+            None => {
+                let at = line_start + inline_content_start(line)?;
+                (at, "x")
+            }
+        };
+        if stand_in == "x" && !block_is_settled(at) {
             return None;
         }
-        let (html, index) = render(settled, None);
-        let Some((head, closers, heading)) = split_closers(&html) else {
+        let settled = &open[..at];
+        let (html, index) = render(&format!("{settled}{stand_in}"), None);
+        let split = split_closers(&html).and_then(|(head, closers, heading)| {
+            Some((head.strip_suffix(stand_in)?, closers, heading))
+        });
+        let Some((head, closers, heading)) = split else {
             self.failed_at = Some((line_start, open.len()));
             return None;
         };
@@ -267,7 +323,10 @@ impl Tail {
             self.failed_at = Some((line_start, open.len()));
             return None;
         }
-        let spaces = &settled[settled.trim_end_matches(' ').len()..];
+        let spaces = match stand_in {
+            "" => &settled[settled.trim_end_matches(' ').len()..],
+            _ => "",
+        };
         self.state = Some(State::Inline(Box::new(SettledLine {
             line_start,
             at,
@@ -275,9 +334,11 @@ impl Tail {
             typed_spaces: spaces.len(),
             closers: closers.to_owned(),
             heading,
+            at_content_start: !stand_in.is_empty(),
             index,
             rendered_to: at,
             typing: Typing::NotRendered,
+            last_piece: None,
         })));
         self.inline(open, render)
     }
@@ -298,7 +359,7 @@ impl Tail {
         }
         if is_plain(pending) && !has_url_like_word(pending) {
             let shown = pending.trim_end_matches(' ');
-            let html = line.compose(shown, !shown.is_empty());
+            let html = line.compose(shown, !shown.is_empty())?;
             if let Some(boundary) = word_boundary(pending) {
                 line.advance(&pending[..boundary], boundary, None);
             }
@@ -324,9 +385,11 @@ impl Tail {
         }
         let piece = format!("{STAND_IN}{}", &open[line.at..]);
         let shown = preview(&piece);
-        let (html, _) = render(&shown.text, Some(&line.index));
+        let html = Rendering::of(&mut line.last_piece, &shown.text, |text| {
+            render(text, Some(&line.index)).0
+        });
         let (inner, keep_spaces) = stand_in_content(&html)?;
-        let html = line.compose(inner, keep_spaces);
+        let html = line.compose(inner, keep_spaces)?;
         line.rendered_to = open.len();
         line.typing = Typing::NotRendered;
         Some(html)
@@ -339,6 +402,8 @@ impl SettledLine {
         self.head.push_str(html);
         self.typed_spaces = html.len() - html.trim_end_matches(' ').len();
         self.at += by;
+        self.at_content_start = false;
+        self.last_piece = None;
         if let Some(index) = index {
             self.index.absorb(index);
         }
@@ -427,7 +492,10 @@ fn closes_before_opening(text: &str, open: char, close: char) -> bool {
 impl SettledLine {
     /// `head` + `inner` + `closers`; unless `keep_spaces`, the spaces typed
     /// at the end of `head` end the paragraph and are dropped.
-    fn compose(&self, inner: &str, keep_spaces: bool) -> String {
+    fn compose(&self, inner: &str, keep_spaces: bool) -> Option<String> {
+        if inner.is_empty() && self.at_content_start {
+            return None;
+        }
         let head = if keep_spaces {
             &self.head
         } else {
@@ -437,7 +505,7 @@ impl SettledLine {
         html.push_str(head);
         html.push_str(inner);
         html.push_str(&self.closers);
-        html
+        Some(html)
     }
 }
 
@@ -447,6 +515,55 @@ fn word_boundary(text: &str) -> Option<usize> {
     let end = text.rfind(' ')? + 1;
     let before = text[..end].trim_end_matches(' ');
     (!before.is_empty()).then_some(end)
+}
+
+/// Where the inline content of `line` starts, after its block markers
+/// (`>`, a list item's marker, a heading's `#`s), if what is typed of it
+/// can only be inline text: it starts with a letter or an emphasis or
+/// code span opening on one (`**Bold`), not with what could still open a
+/// block of its own (`-`, `1.`, `>`, a fence, a table row), nor with `[`
+/// (a link reference definition), nor with a digit (the preview holds a
+/// number opening a line) but in a heading (`### 2. Costs`).
+fn inline_content_start(line: &str) -> Option<usize> {
+    let mut rest = line;
+    let heading = loop {
+        let unindented = rest.trim_start_matches(' ');
+        if let Some(quoted) = unindented.strip_prefix('>') {
+            rest = quoted;
+        } else if let Some(item) = after_list_marker(unindented) {
+            rest = item;
+        } else {
+            let hashes = unindented.bytes().take_while(|&b| b == b'#').count();
+            let heading = (1..=6).contains(&hashes) && unindented[hashes..].starts_with(' ');
+            rest = match heading {
+                true => unindented[hashes..].trim_start_matches(' '),
+                false => unindented,
+            };
+            break heading;
+        }
+    };
+    let mut chars = rest.chars();
+    let first = chars.next()?;
+    let opens_span = |c: char| matches!(c, '*' | '_' | '~' | '`');
+    let inline = first.is_alphabetic()
+        || (heading && first.is_ascii_digit())
+        || (opens_span(first) && {
+            let second = chars.next()?;
+            second.is_alphabetic() || (second == first && chars.next()?.is_alphabetic())
+        });
+    inline.then_some(line.len() - rest.len())
+}
+
+/// The text after a list item's marker and its space, if `line` starts
+/// with one.
+fn after_list_marker(line: &str) -> Option<&str> {
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    let marker = match digits {
+        0 => line.strip_prefix(['-', '*', '+'])?,
+        1..=9 => line[digits..].strip_prefix(['.', ')'])?,
+        _ => return None,
+    };
+    marker.strip_prefix(' ')
 }
 
 /// Whether the preview leaves `text` as it is (bar trailing spaces):

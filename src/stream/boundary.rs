@@ -46,9 +46,10 @@ pub(super) fn last_cut(text: &str) -> Option<usize> {
 /// own: nothing before a blank line continues into such a line but a list
 /// (through an item) or indented text — and a fence or an HTML block,
 /// which are caught as straddling.
-pub(super) fn early_cut(text: &str) -> Option<usize> {
-    let last_line = text.rfind('\n')? + 1;
-    if !starts_own_block(&text[last_line..]) {
+///
+/// `last_line`: where the last line of `text` starts.
+pub(super) fn early_cut(text: &str, last_line: usize) -> Option<usize> {
+    if last_line == 0 || !starts_own_block(&text[last_line..]) {
         return None;
     }
     let before = &text[..last_line - 1];
@@ -171,25 +172,25 @@ mod tests {
         assert_eq!(last_cut("\n\n"), None);
     }
 
+    fn early(text: &str) -> Option<usize> {
+        early_cut(text, text.rfind('\n').map_or(0, |i| i + 1))
+    }
+
     #[test]
     fn a_paragraph_being_typed_after_a_gap_is_a_cut() {
-        assert_eq!(early_cut("a\n\nNe"), Some(3));
-        assert_eq!(early_cut("a\n\n#"), Some(3), "a heading, or `#x` text");
-        assert_eq!(early_cut("a\n\n**No"), Some(3));
-        assert_eq!(early_cut("a\n\n3.5%"), Some(3));
-        assert_eq!(early_cut("a\n\n> q"), Some(3));
-        assert_eq!(early_cut("a\n\n1"), None, "`1.` would go on a list");
-        assert_eq!(early_cut("a\n\n1."), None, "`1. ` would go on a list");
-        assert_eq!(early_cut("a\n\n-"), None, "`- ` would go on a list");
-        assert_eq!(early_cut("a\n\n* b"), None, "an item");
-        assert_eq!(early_cut("[a]\n\n[a]: /"), None, "a definition");
-        assert_eq!(
-            early_cut("a\n\n  b"),
-            None,
-            "indented: an item's continuation?"
-        );
-        assert_eq!(early_cut("a\nb"), None, "no gap: a lazy line");
-        assert_eq!(early_cut("\n\nb"), None, "nothing before it");
+        assert_eq!(early("a\n\nNe"), Some(3));
+        assert_eq!(early("a\n\n#"), Some(3), "a heading, or `#x` text");
+        assert_eq!(early("a\n\n**No"), Some(3));
+        assert_eq!(early("a\n\n3.5%"), Some(3));
+        assert_eq!(early("a\n\n> q"), Some(3));
+        assert_eq!(early("a\n\n1"), None, "`1.` would go on a list");
+        assert_eq!(early("a\n\n1."), None, "`1. ` would go on a list");
+        assert_eq!(early("a\n\n-"), None, "`- ` would go on a list");
+        assert_eq!(early("a\n\n* b"), None, "an item");
+        assert_eq!(early("[a]\n\n[a]: /"), None, "a definition");
+        assert_eq!(early("a\n\n  b"), None, "indented: an item's continuation?");
+        assert_eq!(early("a\nb"), None, "no gap: a lazy line");
+        assert_eq!(early("\n\nb"), None, "nothing before it");
     }
 
     fn reached(md: &str, cut: usize) -> Reached {

@@ -88,6 +88,8 @@ pub struct Stream {
     split_char: Vec<u8>,
     /// The message from the end of the committed part on.
     open: String,
+    /// Where the last line of `open` starts.
+    line_start: usize,
     /// Bytes of the message before `open`.
     committed: usize,
     /// The committed part's link reference definitions, as written, each
@@ -113,6 +115,7 @@ impl Stream {
             options,
             split_char: Vec::new(),
             open: String::new(),
+            line_start: 0,
             committed: 0,
             definitions: String::new(),
             index: IndexBuilder::new(),
@@ -153,9 +156,18 @@ impl Stream {
     /// paints once per animation frame calls [`Stream::tail`] then, not
     /// after every chunk.
     pub fn push_deferred(&mut self, chunk: &str) -> Patch {
+        let line_was = self.open.len() - self.line_start;
+        if let Some(newline) = chunk.rfind('\n') {
+            self.line_start = self.open.len() + newline + 1;
+        }
         self.open.push_str(chunk);
         let mut patch = Patch::default();
-        let early = || early_cut(&self.open).is_some_and(|cut| self.refused_cut != Some(cut));
+        // A line's first few characters decide whether it starts a block.
+        let early = || {
+            line_was < DECIDED_BY
+                && early_cut(&self.open, self.line_start)
+                    .is_some_and(|cut| self.refused_cut != Some(cut))
+        };
         if chunk.contains('\n') || early() {
             self.commit(&mut patch);
         }
@@ -170,7 +182,7 @@ impl Stream {
     /// plain words are added to the HTML kept from the last call.
     pub fn tail(&mut self) -> String {
         let mut tail = std::mem::take(&mut self.tail);
-        let html = tail.render(&self.open, &|text, after| {
+        let html = tail.render(&self.open, self.line_start, &|text, after| {
             let written = self.render_open(text, after, None);
             (written.html, written.index)
         });
@@ -194,6 +206,7 @@ impl Stream {
             self.open.push_str(&rest);
         }
         let open = std::mem::take(&mut self.open);
+        self.line_start = 0;
         self.tail.reset();
         let written = self.render_open(&open, None, None);
         let mut patch = Patch {
@@ -240,8 +253,8 @@ impl Stream {
         // Only complete lines take part (the last line may still change),
         // unless the last line's first letter already says it starts a
         // paragraph.
-        let complete = self.open.rfind('\n').map_or(0, |i| i + 1);
-        let (cut, end) = match early_cut(&self.open) {
+        let complete = self.line_start;
+        let (cut, end) = match early_cut(&self.open, self.line_start) {
             Some(cut) => (cut, self.open.len()),
             None => match last_cut(&self.open) {
                 Some(cut) => (cut, complete),
@@ -277,6 +290,7 @@ impl Stream {
             self.definitions.push('\n');
         }
         self.open.drain(..cut);
+        self.line_start -= cut;
         self.tail.reset();
         self.committed += cut;
         self.refused_cut = None;
@@ -375,6 +389,10 @@ struct WrittenOpen {
     /// The source text of the definitions before the cut.
     new_definitions: Vec<String>,
 }
+
+/// How many characters of a line decide whether it starts a block of its
+/// own (`1234.` may still be a list item; a longer number may not).
+const DECIDED_BY: usize = 12;
 
 #[cfg(test)]
 #[path = "../../tests/common/mod.rs"]

@@ -146,8 +146,8 @@ impl Tail {
 
     /// The tail's HTML for `open`, which extends the open text of the last
     /// call (or anything, after [`Tail::reset`]).
-    pub(super) fn render(&mut self, open: &str, render: &Render<'_>) -> String {
-        let line_start = open.rfind('\n').map_or(0, |i| i + 1);
+    /// `line_start`: where the last line of `open` starts.
+    pub(super) fn render(&mut self, open: &str, line_start: usize, render: &Render<'_>) -> String {
         let cached = match &self.state {
             Some(State::HeldRow {
                 line_start: held,
@@ -357,12 +357,7 @@ impl Tail {
         {
             return None;
         }
-        if is_plain(pending) && !has_url_like_word(pending) {
-            let shown = pending.trim_end_matches(' ');
-            let html = line.compose(shown, !shown.is_empty())?;
-            if let Some(boundary) = word_boundary(pending) {
-                line.advance(&pending[..boundary], boundary, None);
-            }
+        if let Some(html) = line.plain(pending) {
             return Some(html);
         }
         if let Some(html) = line.typed(open, render) {
@@ -380,14 +375,21 @@ impl Tail {
                 if let Some((inner, _)) = stand_in_content(&html).filter(settled) {
                     let spaces = &words[words.trim_end_matches(' ').len()..];
                     line.advance(&format!("{inner}{spaces}"), boundary, Some(after));
+                    if let Some(html) = line.plain(&open[line.at..]) {
+                        return Some(html);
+                    }
                 }
             }
         }
         let piece = format!("{STAND_IN}{}", &open[line.at..]);
         let shown = preview(&piece);
-        let html = Rendering::of(&mut line.last_piece, &shown.text, |text| {
-            render(text, Some(&line.index)).0
-        });
+        // (All of it held back, it shows nothing: no need to render.)
+        let html = match shown.text.as_ref() {
+            "x" => "<p>x</p>\n".to_owned(),
+            text => Rendering::of(&mut line.last_piece, text, |text| {
+                render(text, Some(&line.index)).0
+            }),
+        };
         let (inner, keep_spaces) = stand_in_content(&html)?;
         let html = line.compose(inner, keep_spaces)?;
         line.rendered_to = open.len();
@@ -397,6 +399,20 @@ impl Tail {
 }
 
 impl SettledLine {
+    /// When `pending`, the text since `at`, has no syntax: the tail, with
+    /// no rendering; the words before its last boundary settle.
+    fn plain(&mut self, pending: &str) -> Option<String> {
+        if !is_plain(pending) || has_url_like_word(pending) {
+            return None;
+        }
+        let shown = pending.trim_end_matches(' ');
+        let html = self.compose(shown, !shown.is_empty())?;
+        if let Some(boundary) = word_boundary(pending) {
+            self.advance(&pending[..boundary], boundary, None);
+        }
+        Some(html)
+    }
+
     /// Moves the settled end `by` bytes on, its HTML being `html`.
     fn advance(&mut self, html: &str, by: usize, index: Option<IndexBuilder>) {
         self.head.push_str(html);
@@ -445,8 +461,15 @@ impl SettledLine {
         if matches!(self.typing, Typing::NotRendered) {
             let piece = format!("{STAND_IN}{}{TYPING}", &open[self.at..self.rendered_to]);
             let shown = preview(&piece);
-            let (html, _) = render(&shown.text, Some(&self.index));
-            let split = stand_in_content(&html).and_then(|(inner, _)| split_at_typing(inner));
+            // (Held back, the stand-in shows nothing: no need to render.)
+            let split = shown
+                .text
+                .contains(TYPING)
+                .then(|| render(&shown.text, Some(&self.index)).0);
+            let split = split
+                .as_deref()
+                .and_then(stand_in_content)
+                .and_then(|(inner, _)| split_at_typing(inner));
             self.typing = match split {
                 Some((before, after)) => Typing::Split(
                     format!("{}{before}", self.head),
@@ -622,6 +645,11 @@ fn is_plain(text: &str) -> bool {
 /// Whether a word may be or become a link: a URL or an e-mail address,
 /// or (the last word) the start of a URL, which the preview holds back.
 fn has_url_like_word(text: &str) -> bool {
+    // (Every URL starts with `h` or `w`, or has a `:` or `@`.)
+    let may_be_url = |b: u8| matches!(b, b'h' | b'H' | b'w' | b'W' | b':' | b'@');
+    if !text.bytes().any(may_be_url) {
+        return false;
+    }
     let contains_www = |word: &str| {
         word.as_bytes()
             .windows(4)

@@ -68,8 +68,10 @@ pub(super) fn preview(open: &str) -> Preview<'_> {
     let mut edited = block.to_owned();
     let holds_row = hide_table_without_delimiter(&mut edited);
     // Closing spans can drop an opener with nothing after it, which can
-    // bare something else unfinished before it: a second round.
+    // bare something else unfinished before it: a second round (unless the
+    // first changed nothing).
     for _ in 0..2 {
+        let unedited = edited.len();
         for _ in 0..8 {
             let before = edited.len();
             hide_unfinished_end(&mut edited);
@@ -77,7 +79,10 @@ pub(super) fn preview(open: &str) -> Preview<'_> {
                 break;
             }
         }
-        close_open_spans(&mut edited);
+        let hid = edited.len() != unedited;
+        if !close_open_spans(&mut edited) && !hid {
+            break;
+        }
     }
     let text = if edited == block {
         Cow::Borrowed(open)
@@ -434,8 +439,10 @@ fn show_label(block: &mut String, open: usize, label_end: usize) {
 }
 
 /// Closes code spans and emphasis left open at the end, innermost first;
-/// an opener with nothing after it yet is dropped instead.
-fn close_open_spans(block: &mut String) {
+/// an opener with nothing after it yet is dropped instead. Whether
+/// anything changed.
+fn close_open_spans(block: &mut String) -> bool {
+    let unedited = block.len();
     let bytes = block.as_bytes();
     // (position, delimiter) of each unclosed opener.
     let mut open: Vec<(usize, String)> = Vec::new();
@@ -511,6 +518,7 @@ fn close_open_spans(block: &mut String) {
     let trimmed = block.trim_end_matches([' ', '\t']).len();
     block.truncate(trimmed);
     block.push_str(&closing);
+    trimmed != unedited || !closing.is_empty()
 }
 
 #[cfg(test)]

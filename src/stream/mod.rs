@@ -3,8 +3,10 @@
 //! A [`Stream`] keeps the message's unfinished end (the *open* text) and
 //! what it needs to go on from the finished part: the citation state
 //! (ordinals, source numbers) and the link reference definitions seen so
-//! far. When a blank line is followed by a complete line, the blocks before
-//! it may be final; `boundary` checks that against the parser, and their
+//! far. When a blank line is followed by a complete line, or by a line
+//! whose first characters already say it starts a block of its own, the
+//! blocks before it may be final; `boundary` checks that against the
+//! parser, and their
 //! HTML becomes [`Patch::append`] — it is never parsed again. The open
 //! text is rendered as the [`Patch::tail`], through `preview`, which hides
 //! syntax still being typed.

@@ -13,7 +13,12 @@
 //!   (`x `) so that they parse as the same inline text. That rendering is
 //!   also made once with a stand-in character at its end ([`TYPING`]):
 //!   plain text typed next, inside a span still open (`**bold wor…`),
-//!   goes where the character came out, again without parsing.
+//!   goes where the character came out, again without parsing. A line
+//!   whose words cannot settle yet (`1. **Make the…`) is settled at the
+//!   start of its inline content instead, its blocks' HTML found by
+//!   rendering the text before with a stand-in letter. While the preview
+//!   shows the same text (a tag or a URL being typed, held back), the last
+//!   rendering is reused.
 //! - [`State::Code`]: inside a code fence at the margin, lines that cannot
 //!   close the fence are escaped onto the block.
 //! - [`State::HeldRow`]: a table row shows only once it is whole, so the

@@ -357,8 +357,8 @@ impl Tail {
         // A heading's `#` may close it; a `]` or `)` without its opener
         // here may pair with one in the settled text (for the preview).
         if line.heading && pending.contains('#')
-            || closes_before_opening(pending, '[', ']')
-            || closes_before_opening(pending, '(', ')')
+            || closes_before_opening(pending, b'[', b']')
+            || closes_before_opening(pending, b'(', b')')
         {
             return None;
         }
@@ -373,7 +373,7 @@ impl Tail {
         if let Some(boundary) = word_boundary(pending) {
             let words = &pending[..boundary];
             let piece = format!("{STAND_IN}{words}");
-            if line_is_settled(words) && is_settled(&piece) {
+            if line_is_settled(words) && may_be_settled(words) && is_settled(&piece) {
                 let (html, after) = render(&piece, Some(&line.index));
                 let settled =
                     |(inner, _): &(&str, bool)| text_is_settled(inner) && !inner.ends_with(' ');
@@ -501,13 +501,16 @@ fn split_at_typing(html: &str) -> Option<(&str, &str)> {
     (in_text && !after.contains(TYPING)).then_some((before, after))
 }
 
-/// Whether `text` has a `close` with no `open` before it.
-fn closes_before_opening(text: &str, open: char, close: char) -> bool {
+/// Whether `text` has a `close` with no `open` before it (both ASCII).
+fn closes_before_opening(text: &str, open: u8, close: u8) -> bool {
+    if memchr::memchr(close, text.as_bytes()).is_none() {
+        return false;
+    }
     let mut depth = 0usize;
-    text.chars().any(|c| {
-        if c == open {
+    text.bytes().any(|b| {
+        if b == open {
             depth += 1;
-        } else if c == close {
+        } else if b == close {
             match depth.checked_sub(1) {
                 Some(d) => depth = d,
                 None => return true,
@@ -594,6 +597,14 @@ fn after_list_marker(line: &str) -> Option<&str> {
     marker.strip_prefix(' ')
 }
 
+/// A cheap first look for [`is_settled`]: words with an odd number of `*`
+/// or backticks, or unmatched brackets, are most likely in a span or link
+/// still open (when not, they only settle later).
+fn may_be_settled(words: &str) -> bool {
+    let count = |b: u8| memchr::memchr_iter(b, words.as_bytes()).count();
+    count(b'*') % 2 == 0 && count(b'`') % 2 == 0 && count(b'[') == count(b']')
+}
+
 /// Whether the preview leaves `text` as it is (bar trailing spaces):
 /// nothing at its end is still being typed.
 fn is_settled(text: &str) -> bool {
@@ -641,10 +652,31 @@ fn cite_tags(text: &str) -> Option<usize> {
 
 /// Whether text has no markdown syntax at all: it renders as itself.
 fn is_plain(text: &str) -> bool {
-    !text.contains([
-        '*', '_', '`', '[', ']', '<', '>', '|', '&', '~', '(', ')', '!', '\\', '#', '$', '^', '\t',
-        '\r', '\n', '\0',
-    ])
+    !text.bytes().any(|b| {
+        matches!(
+            b,
+            b'*' | b'_'
+                | b'`'
+                | b'['
+                | b']'
+                | b'<'
+                | b'>'
+                | b'|'
+                | b'&'
+                | b'~'
+                | b'('
+                | b')'
+                | b'!'
+                | b'\\'
+                | b'#'
+                | b'$'
+                | b'^'
+                | b'\t'
+                | b'\r'
+                | b'\n'
+                | b'\0'
+        )
+    })
 }
 
 /// Whether a word may be or become a link: a URL or an e-mail address,

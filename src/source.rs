@@ -4,7 +4,7 @@
 //! position + 1); cite tags and short links look one up by `id`, after
 //! following [`Options::aliases`](crate::Options::aliases).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -89,7 +89,9 @@ impl Source {
 /// Lookup tables over the supplied sources, built once per render.
 pub(crate) struct SourceTable<'o> {
     pub(crate) sources: Option<&'o [Source]>,
-    by_id: HashMap<&'o str, usize>,
+    /// (id, position), sorted by id: cheaper to build than a hash map for
+    /// the few sources a message has, and a stream builds many tables.
+    by_id: Vec<(&'o str, usize)>,
     /// (number, position), sorted by number: markers look up here a lot,
     /// and a binary search over a few numbers beats hashing.
     by_index: Vec<(u32, usize)>,
@@ -104,13 +106,13 @@ impl<'o> SourceTable<'o> {
         sources: Option<&'o [Source]>,
         aliases: &'o BTreeMap<String, String>,
     ) -> Self {
-        let mut by_id = HashMap::new();
+        let mut by_id = Vec::new();
         // (number, written explicitly?, position): an explicit `index` wins
         // over another source's default one, and among equals the first.
         let mut numbered = Vec::new();
         for (position, source) in sources.unwrap_or_default().iter().enumerate() {
             if let Some(id) = &source.id {
-                by_id.entry(id.as_str()).or_insert(position);
+                by_id.push((id.as_str(), position));
             }
             let default = u32::try_from(position + 1).unwrap_or(u32::MAX);
             numbered.push((
@@ -119,6 +121,10 @@ impl<'o> SourceTable<'o> {
                 position,
             ));
         }
+        // The first source with an id wins (a stable sort keeps positions
+        // in order within an id).
+        by_id.sort_by_key(|&(id, _)| id);
+        by_id.dedup_by_key(|&mut (id, _)| id);
         numbered.sort_unstable();
         numbered.dedup_by_key(|&mut (number, _, _)| number);
         let by_index = numbered
@@ -152,7 +158,8 @@ impl<'o> SourceTable<'o> {
 
     /// The position of the source with this id, if any.
     pub(crate) fn by_id(&self, id: &str) -> Option<usize> {
-        self.by_id.get(id).copied()
+        let at = self.by_id.binary_search_by_key(&id, |&(id, _)| id).ok()?;
+        Some(self.by_id[at].1)
     }
 
     /// The position of the source with this number, if any.
@@ -195,6 +202,20 @@ mod tests {
         assert_eq!(t.by_index(2), None);
         assert_eq!(t.by_index(3), Some(2));
         assert_eq!(t.by_id("c"), Some(2));
+    }
+
+    #[test]
+    fn the_first_source_with_an_id_wins() {
+        let sources = vec![
+            Source::with_id("b"),
+            Source::with_id("a"),
+            Source::with_id("b"),
+        ];
+        let aliases = BTreeMap::new();
+        let t = SourceTable::new(Some(&sources), &aliases);
+        assert_eq!(t.by_id("b"), Some(0));
+        assert_eq!(t.by_id("a"), Some(1));
+        assert_eq!(t.by_id("c"), None);
     }
 
     #[test]

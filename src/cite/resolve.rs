@@ -7,7 +7,7 @@ use std::cell::OnceCell;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use memchr::memmem::Finder;
+use memchr::memmem;
 
 use super::index::{CitationIndex, CitationKind, DiagnosticKind, IndexBuilder, Occurrence};
 use super::query::{parse_query_link, QueryLink};
@@ -70,9 +70,6 @@ pub(crate) struct Resolver<'o> {
 /// The tables a resolver looks things up in.
 struct Lookups<'o> {
     table: SourceTable<'o>,
-    /// The literal parts every short-link URL must contain (a cheap filter).
-    short_link_needles: Vec<Finder<'o>>,
-    query_needle: Finder<'static>,
     /// Whether each source's `href` passes the URL policy (checked once).
     source_href_allowed: Vec<bool>,
 }
@@ -81,12 +78,6 @@ impl<'o> Lookups<'o> {
     fn new(options: &'o Options) -> Self {
         Lookups {
             table: SourceTable::new(options.sources.as_deref(), &options.aliases),
-            short_link_needles: options
-                .short_link_patterns
-                .iter()
-                .map(|p| Finder::new(p.longest_literal()))
-                .collect(),
-            query_needle: Finder::new(QUERY_NEEDLE),
             source_href_allowed: options
                 .sources
                 .iter()
@@ -189,13 +180,11 @@ impl<'o> Resolver<'o> {
     pub(crate) fn classify_url(&mut self, url: &str, range: &Range<usize>) -> Option<Found> {
         let syntaxes = self.options.syntaxes;
         if syntaxes.short_links {
-            let patterns = self
-                .options
-                .short_link_patterns
-                .iter()
-                .zip(&self.lookups().short_link_needles);
-            for (pattern, needle) in patterns {
-                if needle.find(url.as_bytes()).is_none() {
+            for pattern in &self.options.short_link_patterns {
+                // (A cheap filter: the literal part every match contains.
+                // URLs are short, and a streamed message renders many
+                // short pieces: no searcher is built ahead.)
+                if memmem::find(url.as_bytes(), pattern.longest_literal().as_bytes()).is_none() {
                     continue;
                 }
                 if let Some(m) = pattern.match_url(url) {
@@ -207,7 +196,7 @@ impl<'o> Resolver<'o> {
                 }
             }
         }
-        if syntaxes.query_links && self.lookups().query_needle.find(url.as_bytes()).is_some() {
+        if syntaxes.query_links && memmem::find(url.as_bytes(), QUERY_NEEDLE.as_bytes()).is_some() {
             match parse_query_link(url)? {
                 QueryLink::Query { query, href } => {
                     let mut found = Found::new(

@@ -8,7 +8,7 @@ mod common;
 use common::markdown;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(400)))]
 
     #[test]
     fn index_agrees_with_html(md in markdown(), with_sources in any::<bool>(), mode_pick in 0u8..3) {

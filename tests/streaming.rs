@@ -71,7 +71,7 @@ fn samples_commit_as_they_go() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(500))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(500)))]
 
     #[test]
     fn random_markdown_streams_to_its_one_shot_render(

@@ -316,7 +316,7 @@ impl Stream {
         let text = if self.definitions.is_empty() {
             std::borrow::Cow::Borrowed(open)
         } else {
-            std::borrow::Cow::Owned(format!("{}{open}", self.definitions))
+            std::borrow::Cow::Owned([&self.definitions, open].concat())
         };
         let base = self.definitions.len();
         let offset = Offset {
@@ -433,7 +433,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(300))]
+        #![proptest_config(ProptestConfig::with_cases(super::common::cases(300)))]
         #[test]
         fn cached_tail_equals_whole_tail(
             message in super::common::markdown(),

@@ -87,7 +87,7 @@ pub(super) fn preview(open: &str) -> Preview<'_> {
     let text = if edited == block {
         Cow::Borrowed(open)
     } else {
-        Cow::Owned(format!("{}{edited}", &open[..block_start]))
+        Cow::Owned([&open[..block_start], &edited].concat())
     };
     shown(text, holds_row, None)
 }
@@ -391,8 +391,12 @@ fn hide_unfinished_bracket(block: &mut String) -> bool {
             }
         }
     }
-    if block.ends_with(']') {
-        if let Some(open) = block.rfind('[') {
+    // (Not an escaped `\]`, nor one whose `[` another `]` closed.)
+    if block.ends_with(']') && !block.ends_with("\\]") {
+        let open = block
+            .rfind('[')
+            .filter(|&open| !block[open + 1..block.len() - 1].contains(']'));
+        if let Some(open) = open {
             let inner = &block[open + 1..block.len() - 1];
             if matches!(inner, " " | "x" | "X") {
                 // A task box shows as one once its item has text.
@@ -557,6 +561,10 @@ mod tests {
         shows("see [^fo", "see");
         shows("half ([open query](https://app/-/open-q", "half");
         shows("half (", "half");
+        shows(
+            "([l](https://a.example/)) [\\]",
+            "([l](https://a.example/)) \\]",
+        );
     }
 
     #[test]

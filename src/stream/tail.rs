@@ -134,7 +134,7 @@ enum Typing {
 
 /// Stands for text typed after a rendering: it parses as a letter would,
 /// and is found in the HTML by being unlike anything else.
-const TYPING: char = '\u{E000}';
+const TYPING: &str = "\u{E000}";
 
 /// How far the line must grow before setting up a state is tried again.
 const RETRY_AFTER: usize = 32;
@@ -188,9 +188,13 @@ impl Tail {
                 hold,
                 html: html.to_owned(),
             });
-        } else if let Some(fence_char) = shown.in_margin_fence.filter(|_| shown.text == open) {
+        } else if let Some(fence_char) = shown
+            .in_margin_fence
+            .filter(|_| shown.text == open && !has_html_line(open))
+        {
             // The block must be the fence the preview sees open (an HTML
-            // block can hide a fence from it): the HTML's code block holds
+            // block can hide a fence from it, and then its HTML may hold
+            // the same lines by chance): the HTML's code block holds
             // exactly the lines since the fence's.
             let fence = char::from(fence_char).to_string().repeat(3);
             let content_start = open[..line_start]
@@ -299,7 +303,12 @@ impl Tail {
         // back (hiding `[1` can bare a URL, which is held too; a `**` left
         // open earlier in the block is closed at its end): the block up to
         // the settled end must be left as it is.
-        let block_is_settled = |at: usize| is_settled(&open[last_block_start(&open[..at])..at]);
+        // (A cite tag left open on an earlier line of the block takes in
+        // what comes after it.)
+        let block_is_settled = |at: usize| {
+            let block = &open[last_block_start(&open[..at])..at];
+            cite_tags(block) == Some(0) && is_settled(block)
+        };
         let by_words = word_boundary(line)
             .map(|boundary| line_start + boundary)
             .filter(|&at| line_is_settled(&open[line_start..at]) && block_is_settled(at));
@@ -314,7 +323,7 @@ impl Tail {
             return None;
         }
         let settled = &open[..at];
-        let (html, index) = render(&format!("{settled}{stand_in}"), None);
+        let (html, index) = render(&[settled, stand_in].concat(), None);
         let split = split_closers(&html).and_then(|(head, closers, heading)| {
             Some((head.strip_suffix(stand_in)?, closers, heading))
         });
@@ -323,8 +332,15 @@ impl Tail {
             return None;
         };
         // (A space the rendering kept, after a tag that rendered nothing,
-        // is one the preview would trim: the spaces must be the typed ones.)
-        if !text_is_settled(innermost_block(head)) || head.ends_with(' ') {
+        // is one the preview would trim: the spaces must be the typed ones.
+        // A heading's text ending in `#` ended in its closing sequence,
+        // which text after it turns back into text.)
+        let closing_sequence = heading && settled.trim_end().ends_with('#');
+        if !text_is_settled(innermost_block(head))
+            || head.ends_with(' ')
+            || closing_sequence
+            || !cites_paired(settled, head)
+        {
             self.failed_at = Some((line_start, open.len()));
             return None;
         }
@@ -335,7 +351,7 @@ impl Tail {
         self.state = Some(State::Inline(Box::new(SettledLine {
             line_start,
             at,
-            head: format!("{head}{spaces}"),
+            head: [head, spaces].concat(),
             typed_spaces: spaces.len(),
             closers: closers.to_owned(),
             heading,
@@ -372,21 +388,22 @@ impl Tail {
         // next push re-renders less.
         if let Some(boundary) = word_boundary(pending) {
             let words = &pending[..boundary];
-            let piece = format!("{STAND_IN}{words}");
+            let piece = [STAND_IN, words].concat();
             if line_is_settled(words) && may_be_settled(words) && is_settled(&piece) {
                 let (html, after) = render(&piece, Some(&line.index));
-                let settled =
-                    |(inner, _): &(&str, bool)| text_is_settled(inner) && !inner.ends_with(' ');
+                let settled = |(inner, _): &(&str, bool)| {
+                    text_is_settled(inner) && !inner.ends_with(' ') && cites_paired(words, inner)
+                };
                 if let Some((inner, _)) = stand_in_content(&html).filter(settled) {
                     let spaces = &words[words.trim_end_matches(' ').len()..];
-                    line.advance(&format!("{inner}{spaces}"), boundary, Some(after));
+                    line.advance(&[inner, spaces].concat(), boundary, Some(after));
                     if let Some(html) = line.plain(&open[line.at..]) {
                         return Some(html);
                     }
                 }
             }
         }
-        let piece = format!("{STAND_IN}{}", &open[line.at..]);
+        let piece = [STAND_IN, &open[line.at..]].concat();
         let shown = preview(&piece);
         // (All of it held back, it shows nothing: no need to render.)
         let html = match shown.text.as_ref() {
@@ -448,10 +465,11 @@ impl SettledLine {
             // Typed text must go on as the stand-in would: after `<`, `&`
             // or `\` a letter starts a tag, entity or escape; next to a
             // delimiter a letter and a space differ (`**x` opens, `** `
-            // does not).
+            // does not). (After `_`, a letter and the stand-in differ too:
+            // the preview reads `_é` as opening, `_` + stand-in as closing.)
             && (before.is_alphanumeric()
                 || before == ' '
-                || (matches!(before, '*' | '_' | '~' | '`' | '[' | '(')
+                || (matches!(before, '*' | '~' | '`' | '[' | '(')
                     && typed.starts_with(char::is_alphanumeric)))
             // In a word with `&`, `<` or `\`, letters make an entity, a tag
             // name or an escape.
@@ -464,7 +482,7 @@ impl SettledLine {
             return None;
         }
         if matches!(self.typing, Typing::NotRendered) {
-            let piece = format!("{STAND_IN}{}{TYPING}", &open[self.at..self.rendered_to]);
+            let piece = [STAND_IN, &open[self.at..self.rendered_to], TYPING].concat();
             let shown = preview(&piece);
             // (Held back, the stand-in shows nothing: no need to render.)
             let split = shown
@@ -477,8 +495,8 @@ impl SettledLine {
                 .and_then(|(inner, _)| split_at_typing(inner));
             self.typing = match split {
                 Some((before, after)) => Typing::Split(
-                    format!("{}{before}", self.head),
-                    format!("{after}{}", self.closers),
+                    [&self.head, before].concat(),
+                    [after, &self.closers].concat(),
                 ),
                 None => Typing::Unusable,
             };
@@ -486,7 +504,7 @@ impl SettledLine {
         let Typing::Split(before, after) = &self.typing else {
             return None;
         };
-        Some(format!("{before}{}{after}", typed.trim_end_matches(' ')))
+        Some([before.as_str(), typed.trim_end_matches(' '), after].concat())
     }
 }
 
@@ -494,7 +512,7 @@ impl SettledLine {
 /// in an attribute, and not repeated in one either).
 fn split_at_typing(html: &str) -> Option<(&str, &str)> {
     let at = html.find(TYPING)?;
-    let (before, after) = (&html[..at], &html[at + TYPING.len_utf8()..]);
+    let (before, after) = (&html[..at], &html[at + TYPING.len()..]);
     let in_text = before
         .rfind(['<', '>'])
         .is_none_or(|i| before.as_bytes()[i] == b'>');
@@ -648,6 +666,27 @@ fn cite_tags(text: &str) -> Option<usize> {
         }
     }
     Some(depth)
+}
+
+/// Whether every cite tag in `text` became a citation in its `html`: a tag
+/// left unpaired (its `</cite>` inside emphasis) may pair with a later one.
+fn cites_paired(text: &str, html: &str) -> bool {
+    let tags = text
+        .match_indices('<')
+        .filter(|&(at, _)| {
+            text.as_bytes()
+                .get(at + 1..at + 5)
+                .is_some_and(|name| name.eq_ignore_ascii_case(b"cite"))
+        })
+        .count();
+    tags == html.matches("data-citation-kind=\"cite\"").count()
+}
+
+/// Whether a line of `text` starts with `<`: it may open an HTML block,
+/// which hides the fences inside it from the parser but not the preview.
+fn has_html_line(text: &str) -> bool {
+    text.split('\n')
+        .any(|line| line.trim_start_matches(' ').starts_with('<'))
 }
 
 /// Whether text has no markdown syntax at all: it renders as itself.

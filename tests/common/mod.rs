@@ -21,6 +21,15 @@ pub fn files(dir: &str, extension: &str) -> Vec<PathBuf> {
     paths
 }
 
+/// How many cases a property test runs: `PROPTEST_CASES` if set (for a
+/// deeper search than CI's), else `default`.
+pub fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|cases| cases.parse().ok())
+        .unwrap_or(default)
+}
+
 /// A file's name without its extension.
 pub fn stem(path: &Path) -> String {
     path.file_stem()

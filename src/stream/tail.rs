@@ -162,6 +162,7 @@ impl Tail {
                 Some(html.clone())
             }
             Some(State::Inline(line)) if line.line_start == line_start => self.inline(open, render),
+            Some(State::Inline(_)) => self.line_ended(open, line_start, render),
             Some(State::Code { .. }) => self.code(open),
             _ => None,
         };
@@ -335,7 +336,7 @@ impl Tail {
         // is one the preview would trim: the spaces must be the typed ones.
         // A heading's text ending in `#` ended in its closing sequence,
         // which text after it turns back into text.)
-        let closing_sequence = heading && settled.trim_end().ends_with('#');
+        let closing_sequence = heading && stand_in.is_empty() && settled.trim_end().ends_with('#');
         if !text_is_settled(innermost_block(head))
             || head.ends_with(' ')
             || closing_sequence
@@ -362,6 +363,35 @@ impl Tail {
             last_piece: None,
         })));
         self.inline(open, render)
+    }
+
+    /// Just after the newline that ends a settled line whose text since
+    /// the settled point has nothing unfinished (the preview leaves it as
+    /// it is): the block shows as that text would at the line's end (a
+    /// paragraph or an item ends the same way at a newline as at its last
+    /// word), so only that text is rendered, not the open text.
+    fn line_ended(&mut self, open: &str, line_start: usize, render: &Render<'_>) -> Option<String> {
+        let Some(State::Inline(line)) = &mut self.state else {
+            return None;
+        };
+        let newline = line_start.checked_sub(1)?;
+        let ended_line_start = open[..newline].rfind('\n').map_or(0, |i| i + 1);
+        if line_start != open.len() || ended_line_start != line.line_start {
+            return None;
+        }
+        let pending = open.get(line.at..newline)?;
+        if let Some(html) = line.plain(pending) {
+            return Some(html);
+        }
+        let piece = [STAND_IN, pending].concat();
+        if preview(&piece).text != piece {
+            return None;
+        }
+        let html = Rendering::of(&mut line.last_piece, &piece, |text| {
+            render(text, Some(&line.index)).0
+        });
+        let (inner, keep_spaces) = stand_in_content(&html)?;
+        line.compose(inner, keep_spaces)
     }
 
     /// On a settled line: the head, the text since it, and the closers.

@@ -1,0 +1,382 @@
+//! What the tail reads off text and HTML: where words end, whether text
+//! is plain or settled (nothing in it can still pair with what comes),
+//! where a line's inline content starts, and the parts of a rendering
+//! (its inline content, the tags closing its blocks, a stand-in's place).
+
+use super::TYPING;
+use crate::stream::preview::{preview, RowHold};
+
+/// `html` around its one [`TYPING`] character, which must be in text (not
+/// in an attribute, and not repeated in one either).
+pub(super) fn split_at_typing(html: &str) -> Option<(&str, &str)> {
+    let at = html.find(TYPING)?;
+    let (before, after) = (&html[..at], &html[at + TYPING.len()..]);
+    let in_text = before
+        .rfind(['<', '>'])
+        .is_none_or(|i| before.as_bytes()[i] == b'>');
+    (in_text && !after.contains(TYPING)).then_some((before, after))
+}
+
+/// Whether `text` has a `close` with no `open` before it (both ASCII).
+pub(super) fn closes_before_opening(text: &str, open: u8, close: u8) -> bool {
+    if memchr::memchr(close, text.as_bytes()).is_none() {
+        return false;
+    }
+    let mut depth = 0usize;
+    text.bytes().any(|b| {
+        if b == open {
+            depth += 1;
+        } else if b == close {
+            match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return true,
+            }
+        }
+        false
+    })
+}
+
+/// After the last run of spaces that follows something else: where a new
+/// word starts (or will).
+pub(super) fn word_boundary(text: &str) -> Option<usize> {
+    let end = text.rfind(' ')? + 1;
+    let before = text[..end].trim_end_matches(' ');
+    (!before.is_empty()).then_some(end)
+}
+
+/// Where the inline content of `line` starts, after its block markers
+/// (`>`, a list item's marker, a heading's `#`s), if what is typed of it
+/// can only be inline text: it starts with a letter or an emphasis or
+/// code span opening on one (`**Bold`), not with what could still open a
+/// block of its own (`-`, `1.`, `>`, a fence, a table row), nor with `[`
+/// (a link reference definition), nor with a digit (the preview holds a
+/// number opening a line) but in a heading (`### 2. Costs`).
+pub(super) fn inline_content_start(line: &str) -> Option<usize> {
+    let mut rest = line;
+    let heading = loop {
+        let unindented = rest.trim_start_matches(' ');
+        if let Some(quoted) = unindented.strip_prefix('>') {
+            rest = quoted;
+        } else if let Some(item) = after_list_marker(unindented) {
+            rest = item;
+        } else {
+            let hashes = unindented.bytes().take_while(|&b| b == b'#').count();
+            let heading = (1..=6).contains(&hashes) && unindented[hashes..].starts_with(' ');
+            rest = match heading {
+                true => unindented[hashes..].trim_start_matches(' '),
+                false => unindented,
+            };
+            break heading;
+        }
+    };
+    let mut chars = rest.chars();
+    let first = chars.next()?;
+    let opens_span = |c: char| matches!(c, '*' | '_' | '~' | '`');
+    let inline = first.is_alphabetic()
+        || (heading && first.is_ascii_digit())
+        || (opens_span(first) && {
+            let second = chars.next()?;
+            second.is_alphabetic() || (second == first && chars.next()?.is_alphabetic())
+        });
+    inline.then_some(line.len() - rest.len())
+}
+
+/// The text after a list item's marker and its space, if `line` starts
+/// with one.
+pub(super) fn after_list_marker(line: &str) -> Option<&str> {
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    let marker = match digits {
+        0 => line.strip_prefix(['-', '*', '+'])?,
+        1..=9 => line[digits..].strip_prefix(['.', ')'])?,
+        _ => return None,
+    };
+    marker.strip_prefix(' ')
+}
+
+/// A cheap first look for [`is_settled`]: words with an odd number of `*`
+/// or backticks, or unmatched brackets, are most likely in a span or link
+/// still open (when not, they only settle later).
+pub(super) fn may_be_settled(words: &str) -> bool {
+    let count = |b: u8| memchr::memchr_iter(b, words.as_bytes()).count();
+    count(b'*') % 2 == 0 && count(b'`') % 2 == 0 && count(b'[') == count(b']')
+}
+
+/// Whether the preview leaves `text` as it is (bar trailing spaces):
+/// nothing at its end is still being typed.
+pub(super) fn is_settled(text: &str) -> bool {
+    preview(text).text == text.trim_end_matches(' ')
+}
+
+/// A line's settled part: it has a letter (so the line is not a rule, an
+/// underline or a list marker still being typed) and any `<` in it is a
+/// cite tag, each opened one closed (other inline HTML may pair up later).
+pub(super) fn line_is_settled(line: &str) -> bool {
+    line.chars().any(char::is_alphabetic) && cite_tags(line).is_some_and(|depth| depth == 0)
+}
+
+/// Whether every `<` in `text` is a cite tag.
+pub(super) fn tags_are_cites(text: &str) -> bool {
+    cite_tags(text).is_some()
+}
+
+/// How many cite tags `text` leaves open, if its only tags are cite tags
+/// and none closes before it opens.
+pub(super) fn cite_tags(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (at, _) in text.match_indices('<') {
+        let tag = text.as_bytes().get(at + 1..)?;
+        let starts = |name: &[u8]| {
+            tag.get(..name.len())
+                .is_some_and(|t| t.eq_ignore_ascii_case(name))
+        };
+        let self_closing = || {
+            let tag = &text[at..];
+            tag.find('>').is_some_and(|end| tag[..end].ends_with('/'))
+        };
+        if starts(b"cite") {
+            if !self_closing() {
+                depth += 1;
+            }
+        } else if starts(b"/cite") {
+            depth = depth.checked_sub(1)?;
+        } else {
+            return None;
+        }
+    }
+    Some(depth)
+}
+
+/// Whether every cite tag in `text` became a citation in its `html`: a tag
+/// left unpaired (its `</cite>` inside emphasis) may pair with a later one.
+pub(super) fn cites_paired(text: &str, html: &str) -> bool {
+    let tags = text
+        .match_indices('<')
+        .filter(|&(at, _)| {
+            text.as_bytes()
+                .get(at + 1..at + 5)
+                .is_some_and(|name| name.eq_ignore_ascii_case(b"cite"))
+        })
+        .count();
+    tags == html.matches("data-citation-kind=\"cite\"").count()
+}
+
+/// Whether a line of `text` starts with `<`: it may open an HTML block,
+/// which hides the fences inside it from the parser but not the preview.
+pub(super) fn has_html_line(text: &str) -> bool {
+    text.split('\n')
+        .any(|line| line.trim_start_matches(' ').starts_with('<'))
+}
+
+/// Whether text has no markdown syntax at all: it renders as itself.
+pub(super) fn is_plain(text: &str) -> bool {
+    !text.bytes().any(|b| {
+        matches!(
+            b,
+            b'*' | b'_'
+                | b'`'
+                | b'['
+                | b']'
+                | b'<'
+                | b'>'
+                | b'|'
+                | b'&'
+                | b'~'
+                | b'('
+                | b')'
+                | b'!'
+                | b'\\'
+                | b'#'
+                | b'$'
+                | b'^'
+                | b'\t'
+                | b'\r'
+                | b'\n'
+                | b'\0'
+        )
+    })
+}
+
+/// Whether a word may be or become a link: a URL or an e-mail address,
+/// or (the last word) the start of a URL, which the preview holds back.
+pub(super) fn has_url_like_word(text: &str) -> bool {
+    // (Every URL starts with `h` or `w`, or has a `:` or `@`.)
+    let may_be_url = |b: u8| matches!(b, b'h' | b'H' | b'w' | b'W' | b':' | b'@');
+    if !text.bytes().any(may_be_url) {
+        return false;
+    }
+    let contains_www = |word: &str| {
+        word.as_bytes()
+            .windows(4)
+            .any(|w| w.eq_ignore_ascii_case(b"www."))
+    };
+    if text.contains([':', '@']) || text.split(' ').any(contains_www) {
+        return true;
+    }
+    // (`*www.` and `(https://` are URLs being typed too.)
+    let last = text
+        .trim_end_matches(' ')
+        .rsplit(' ')
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches(|c: char| !c.is_alphanumeric());
+    !last.is_empty()
+        && ["https://", "http://", "www."].iter().any(|start| {
+            start
+                .get(..last.len())
+                .is_some_and(|prefix| prefix.eq_ignore_ascii_case(last))
+        })
+}
+
+/// Whether the inline HTML `html` leaves nothing that a later delimiter
+/// could pair with: no literal `*`, `_`, `~`, backtick, bracket or `<` in
+/// its text (code spans aside).
+pub(super) fn text_is_settled(html: &str) -> bool {
+    let mut rest = html;
+    while let Some(lt) = rest.find('<') {
+        if !text_run_is_settled(&rest[..lt]) {
+            return false;
+        }
+        rest = &rest[lt..];
+        let skip_to = if rest.starts_with("<code") {
+            rest.find("</code>").map(|i| i + "</code>".len())
+        } else {
+            rest.find('>').map(|i| i + 1)
+        };
+        let Some(skip_to) = skip_to else {
+            return false;
+        };
+        rest = &rest[skip_to..];
+    }
+    text_run_is_settled(rest)
+}
+
+pub(super) fn text_run_is_settled(text: &str) -> bool {
+    !text.contains(['*', '_', '~', '`', '[', ']']) && !text.contains("&lt;")
+}
+
+/// The inline content of the innermost block that `head` leaves open.
+pub(super) fn innermost_block(head: &str) -> &str {
+    let mut end = head.len();
+    while let Some(lt) = head[..end].rfind('<') {
+        let tag = &head[lt..];
+        let opens_block = ["<p>", "<li>"].iter().any(|t| tag.starts_with(t))
+            || (tag.len() >= 4
+                && tag.starts_with("<h")
+                && matches!(tag.as_bytes()[2], b'1'..=b'6')
+                && tag.as_bytes()[3] == b'>');
+        if opens_block {
+            return &head[head[lt..].find('>').map_or(lt, |i| lt + i + 1)..];
+        }
+        end = lt;
+    }
+    head
+}
+
+/// Splits a rendering that ends in inline content into that content and
+/// the tags closing its blocks; says whether the innermost is a heading.
+pub(super) fn split_closers(html: &str) -> Option<(&str, &str, bool)> {
+    let mut end = html.len();
+    let mut innermost = None;
+    loop {
+        let trimmed = html[..end].trim_end_matches('\n');
+        let Some(tag_start) = trimmed.ends_with('>').then(|| trimmed.rfind('<')).flatten() else {
+            break;
+        };
+        let tag = &trimmed[tag_start..];
+        let inline_container = matches!(tag, "</p>" | "</li>")
+            || (tag.len() == 5
+                && tag.starts_with("</h")
+                && matches!(tag.as_bytes()[3], b'1'..=b'6'));
+        if !inline_container && !matches!(tag, "</ul>" | "</ol>" | "</blockquote>") {
+            break;
+        }
+        innermost = Some(inline_container.then_some(tag.starts_with("</h")));
+        end = tag_start;
+    }
+    let heading = innermost??;
+    // Inline content runs up to its closer; a newline there ends a block
+    // (an item holding a code block).
+    (!html[..end].ends_with('\n')).then_some((&html[..end], &html[end..], heading))
+}
+
+/// The inline content of the rendering of [`STAND_IN`](super::STAND_IN) + text, and
+/// whether the space before it survived (it does not when the paragraph
+/// ends with it).
+pub(super) fn stand_in_content(html: &str) -> Option<(&str, bool)> {
+    let inner = html.strip_prefix("<p>x")?.strip_suffix("</p>\n")?;
+    match inner.strip_prefix(' ') {
+        Some(content) => Some((content, true)),
+        None => inner.is_empty().then_some((inner, false)),
+    }
+}
+
+/// Whether the preview still holds back the table row `line` (unless it
+/// turns into a code fence).
+pub(super) fn still_held(hold: RowHold, line: &str) -> bool {
+    let delimiter_only = || line.bytes().all(|b| matches!(b, b'|' | b'-' | b':' | b' '));
+    !line.trim_start_matches(' ').starts_with(['`', '~'])
+        && (hold == RowHold::UntilNewline || delimiter_only())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn closers_are_split_off_inline_content() {
+        assert_eq!(
+            split_closers("<p>a <em>b</em></p>\n"),
+            Some(("<p>a <em>b</em>", "</p>\n", false))
+        );
+        assert_eq!(
+            split_closers("<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n"),
+            Some(("<ul>\n<li>one</li>\n<li>two", "</li>\n</ul>\n", false))
+        );
+        assert_eq!(split_closers("<h2>Title</h2>\n").map(|s| s.2), Some(true));
+        assert_eq!(split_closers("<pre><code>x</code></pre>\n"), None);
+        assert_eq!(split_closers("<ul>\n</ul>\n"), None);
+        assert_eq!(
+            split_closers("<li>\n<pre><code>x\n</code></pre>\n</li>\n"),
+            None
+        );
+    }
+
+    #[test]
+    fn settled_text_leaves_nothing_to_pair_with() {
+        assert!(text_is_settled("a <strong>b</strong> <code>x_*y</code>"));
+        assert!(text_is_settled(r#"<a data-citation-key="call_1">1</a>"#));
+        assert!(!text_is_settled("a * b"));
+        assert!(!text_is_settled("see [7] and"));
+        assert!(!text_is_settled("a &lt;b"));
+    }
+
+    #[test]
+    fn words_that_may_become_links_are_not_plain_text() {
+        assert!(has_url_like_word("see htt"));
+        assert!(has_url_like_word("see ww"));
+        assert!(has_url_like_word("see *w"));
+        assert!(
+            has_url_like_word("é h    "),
+            "the preview trims the spaces, then holds `h`"
+        );
+        assert!(has_url_like_word("see www.exa"));
+        assert!(has_url_like_word("at https://x.example now"));
+        assert!(has_url_like_word("mail me@host"));
+        assert!(!has_url_like_word("see what"));
+        assert!(!has_url_like_word("the end."));
+    }
+
+    #[test]
+    fn settled_lines_have_words_and_whole_cite_tags() {
+        assert!(line_is_settled("a <cite id=\"x\">b</cite> "));
+        assert!(!line_is_settled("a <cite id=\"x\">b "));
+        assert!(!line_is_settled("a <b>bold "));
+        assert!(!line_is_settled("1. "));
+        assert!(!line_is_settled("a </cite> b <cite> "));
+        assert!(!line_is_settled("a <cite id='b'/> c </cite> "));
+        assert_eq!(
+            innermost_block("<ul>\n<li>a</li>\n<li>b <em>c</em>"),
+            "b <em>c</em>"
+        );
+    }
+}

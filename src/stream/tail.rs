@@ -150,6 +150,9 @@ const TYPING: &str = "\u{E000}";
 const RETRY_AFTER: usize = 32;
 /// The stand-in word rendered before unsettled text.
 const STAND_IN: &str = "x ";
+/// The stand-in content rendered after a line's block markers (`1. `,
+/// `### `), so that its blocks are there to split off.
+const CONTENT_STAND_IN: &str = "x";
 /// The tags that close a code block at the margin.
 const CODE_CLOSERS: &str = "</code></pre>\n";
 
@@ -325,12 +328,9 @@ impl Tail {
             .filter(|&at| line_is_settled(&open[line_start..at]) && block_is_settled(at));
         let (at, stand_in) = match by_words {
             Some(at) => (at, ""),
-            None => {
-                let at = line_start + inline_content_start(line)?;
-                (at, "x")
-            }
+            None => (line_start + inline_content_start(line)?, CONTENT_STAND_IN),
         };
-        if stand_in == "x" && !block_is_settled(at) {
+        if !stand_in.is_empty() && !block_is_settled(at) {
             return None;
         }
         let settled = &open[..at];

@@ -6,10 +6,9 @@
 //! far. When a blank line is followed by a complete line, or by a line
 //! whose first characters already say it starts a block of its own, the
 //! blocks before it may be final; `boundary` checks that against the
-//! parser, and their
-//! HTML becomes [`Patch::append`] — it is never parsed again. The open
-//! text is rendered as the [`Patch::tail`], through `preview`, which hides
-//! syntax still being typed.
+//! parser, and their HTML becomes [`Patch::append`] — it is never parsed
+//! again. The open text is rendered as the [`Patch::tail`], through
+//! `preview`, which hides syntax still being typed.
 //!
 //! # What may keep blocks open
 //! A block is committed only when nothing later can change it, so that the

@@ -431,6 +431,18 @@ mod tests {
         }
     }
 
+    #[test]
+    fn cached_tail_adds_table_rows_one_by_one() {
+        let mut message = String::from("Costs [1]:\n\n| item | cost |\n|:--|--:|\n");
+        for row in 0..30 {
+            message.push_str(&format!("| row {row} [{}] | **{row}** |\n", row % 3 + 1));
+        }
+        message.push_str("\nAfter.\n");
+        for chunk in [1, 4, 7, 64] {
+            assert_cached_tail_is_whole(&message, chunk, &Options::default());
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(super::common::cases(300)))]
         #[test]

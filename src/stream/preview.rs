@@ -156,7 +156,7 @@ fn next_fence(open: Option<Fence>, line: &str) -> Option<Fence> {
 }
 
 /// Whether `line` is a table delimiter row (`|---|:-:|`).
-fn is_delimiter_row(line: &str) -> bool {
+pub(super) fn is_delimiter_row(line: &str) -> bool {
     let cells = line.trim().trim_matches('|');
     !cells.is_empty()
         && cells.contains('-')

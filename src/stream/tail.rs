@@ -23,6 +23,8 @@
 //!   close the fence are escaped onto the block.
 //! - [`State::HeldRow`]: a table row shows only once it is whole, so the
 //!   tail stays the same until its line ends.
+//! - [`State::Table`]: in a table shown as typed, a row that has ended is
+//!   rendered alone and added, so a long table costs each row once.
 //!
 //! A newline, or anything a state cannot vouch for, renders the open text
 //! whole and sets up a state again. Tests check push by push that the
@@ -34,7 +36,7 @@ use pulldown_cmark_escape::escape_html_body_text;
 
 mod text;
 
-use super::preview::{last_block_start, preview, Preview, RowHold};
+use super::preview::{is_delimiter_row, last_block_start, preview, Preview, RowHold};
 use crate::cite::index::IndexBuilder;
 use text::{
     cite_tags, cites_paired, closes_before_opening, has_html_line, has_url_like_word,
@@ -61,29 +63,31 @@ pub(super) struct Tail {
     last_whole: Option<Rendering>,
 }
 
-/// What the preview showed, and its HTML.
+/// What the preview showed, its HTML, and the citation state after it.
 #[derive(Debug, Clone)]
 struct Rendering {
     shown: String,
     html: String,
+    index: IndexBuilder,
 }
 
 impl Rendering {
-    /// `shown` rendered, or the HTML kept for it.
+    /// `shown` rendered, or the rendering kept for it.
     fn of(
         kept: &mut Option<Rendering>,
         shown: &str,
-        render: impl FnOnce(&str) -> String,
-    ) -> String {
+        render: impl FnOnce(&str) -> (String, IndexBuilder),
+    ) -> (String, IndexBuilder) {
         match kept {
-            Some(kept) if kept.shown == shown => kept.html.clone(),
+            Some(kept) if kept.shown == shown => (kept.html.clone(), kept.index.clone()),
             _ => {
-                let html = render(shown);
+                let (html, index) = render(shown);
                 *kept = Some(Rendering {
                     shown: shown.to_owned(),
                     html: html.clone(),
+                    index: index.clone(),
                 });
-                html
+                (html, index)
             }
         }
     }
@@ -102,6 +106,22 @@ enum State {
         head: String,
         fence_char: u8,
     },
+    Table(Box<TableRows>),
+}
+
+/// A table whose rows so far showed as typed: a row being typed is held
+/// back, and a finished one is rendered alone and added.
+#[derive(Debug, Clone)]
+struct TableRows {
+    /// Where the row being typed starts.
+    line_start: usize,
+    /// The HTML up to the last row's end ([`TABLE_CLOSERS`] follow).
+    head: String,
+    /// A header of stand-in cells and the table's delimiter row: a row
+    /// after them renders as it does in the table.
+    header: String,
+    /// The citation state after the last row.
+    index: IndexBuilder,
 }
 
 /// A line whose text up to `at` is settled.
@@ -155,6 +175,8 @@ const STAND_IN: &str = "x ";
 const CONTENT_STAND_IN: &str = "x";
 /// The tags that close a code block at the margin.
 const CODE_CLOSERS: &str = "</code></pre>\n";
+/// The tags that close a table.
+const TABLE_CLOSERS: &str = "</tbody></table>\n";
 
 impl Tail {
     /// Forgets everything: the open text was cut or replaced.
@@ -177,6 +199,7 @@ impl Tail {
             Some(State::Inline(line)) if line.line_start == line_start => self.inline(open, render),
             Some(State::Inline(_)) => self.line_ended(open, line_start, render),
             Some(State::Code { .. }) => self.code(open),
+            Some(State::Table(_)) => self.table(open, line_start, render),
             _ => None,
         };
         if let Some(html) = cached {
@@ -187,16 +210,24 @@ impl Tail {
             return html;
         }
         let shown = preview(open);
-        let html = Rendering::of(&mut self.last_whole, &shown.text, |text| {
-            render(text, None).0
-        });
-        self.remember(open, line_start, &shown, &html);
+        let (html, index) =
+            Rendering::of(&mut self.last_whole, &shown.text, |text| render(text, None));
+        self.remember(open, line_start, &shown, &html, index);
         html
     }
 
     /// After a whole render: a held table row or a code block at the margin.
-    fn remember(&mut self, open: &str, line_start: usize, shown: &Preview<'_>, html: &str) {
-        if let Some(hold) = shown.holds_row {
+    fn remember(
+        &mut self,
+        open: &str,
+        line_start: usize,
+        shown: &Preview<'_>,
+        html: &str,
+        index: IndexBuilder,
+    ) {
+        if let Some(rows) = table_rows(open, line_start, shown, html, index) {
+            self.state = Some(State::Table(Box::new(rows)));
+        } else if let Some(hold) = shown.holds_row {
             self.state = Some(State::HeldRow {
                 line_start,
                 hold,
@@ -244,6 +275,45 @@ impl Tail {
                 });
             }
         }
+    }
+
+    /// In a table: while a row is typed, the table as it was; once its
+    /// line ends, the row rendered alone (after stand-in header cells, so
+    /// that it has the table's columns) and added, the next line being
+    /// held back in turn.
+    fn table(&mut self, open: &str, line_start: usize, render: &Render<'_>) -> Option<String> {
+        let Some(State::Table(rows)) = &mut self.state else {
+            return None;
+        };
+        if line_start == rows.line_start {
+            return still_held(RowHold::UntilNewline, &open[line_start..])
+                .then(|| [rows.head.as_str(), TABLE_CLOSERS].concat());
+        }
+        let row_end = line_start.checked_sub(1)?;
+        let row_start = open[..row_end].rfind('\n').map_or(0, |i| i + 1);
+        // (The next line, if begun, is held back as a row in turn.)
+        if row_start != rows.line_start || !still_held(RowHold::UntilNewline, &open[line_start..]) {
+            return None;
+        }
+        // (Only a line opening with `|` is surely a row: others may end
+        // the table.)
+        let row = &open[row_start..row_end];
+        if !row.trim_start_matches(' ').starts_with('|') || row.contains('\r') {
+            return None;
+        }
+        let text = [rows.header.as_str(), row, "\n"].concat();
+        if preview(&text).text != text {
+            return None;
+        }
+        let (html, index) = render(&text, Some(&rows.index));
+        let row_html = html
+            .split_once("<tbody>\n")?
+            .1
+            .strip_suffix(TABLE_CLOSERS)?;
+        rows.head.push_str(row_html);
+        rows.index.absorb(index);
+        rows.line_start = line_start;
+        Some([rows.head.as_str(), TABLE_CLOSERS].concat())
     }
 
     /// In a code block: the new text escaped onto it, unless one of its
@@ -397,8 +467,8 @@ impl Tail {
         if preview(&piece).text != piece {
             return None;
         }
-        let html = Rendering::of(&mut line.last_piece, &piece, |text| {
-            render(text, Some(&line.index)).0
+        let (html, _) = Rendering::of(&mut line.last_piece, &piece, |text| {
+            render(text, Some(&line.index))
         });
         let (inner, keep_spaces) = stand_in_content(&html)?;
         line.compose(inner, keep_spaces)
@@ -448,9 +518,12 @@ impl Tail {
         // (All of it held back, it shows nothing: no need to render.)
         let html = match shown.text.as_ref() {
             "x" => "<p>x</p>\n".to_owned(),
-            text => Rendering::of(&mut line.last_piece, text, |text| {
-                render(text, Some(&line.index)).0
-            }),
+            text => {
+                Rendering::of(&mut line.last_piece, text, |text| {
+                    render(text, Some(&line.index))
+                })
+                .0
+            }
         };
         let (inner, keep_spaces) = stand_in_content(&html)?;
         let html = line.compose(inner, keep_spaces)?;
@@ -458,6 +531,35 @@ impl Tail {
         line.typing = Typing::NotRendered;
         Some(html)
     }
+}
+
+/// After a whole render just past a newline: the open text's last block is
+/// a table shown as typed (the preview changed nothing), whose rows can be
+/// added one by one.
+fn table_rows(
+    open: &str,
+    line_start: usize,
+    shown: &Preview<'_>,
+    html: &str,
+    index: IndexBuilder,
+) -> Option<TableRows> {
+    if line_start != open.len() || shown.text != open || shown.in_margin_fence.is_some() {
+        return None;
+    }
+    let mut lines = open[last_block_start(open)..].split('\n');
+    let (header, delimiter) = (lines.next()?, lines.next()?);
+    if !header.contains('|') || !is_delimiter_row(delimiter) || has_html_line(open) {
+        return None;
+    }
+    let head = html.strip_suffix(TABLE_CLOSERS)?;
+    let columns = delimiter.trim().trim_matches('|').split('|').count();
+    let stand_in_header = ["|", &" x |".repeat(columns), "\n", delimiter, "\n"].concat();
+    Some(TableRows {
+        line_start,
+        head: head.to_owned(),
+        header: stand_in_header,
+        index,
+    })
 }
 
 impl SettledLine {

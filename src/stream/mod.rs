@@ -17,10 +17,11 @@
 //! CommonMark: a block with a reference like `[label]` that nothing defines
 //! yet stays open until [`Stream::finish`], and so does everything after
 //! it (marker-shaped references such as `[1]` are citations whatever comes
-//! later; see the README). Footnotes (`[^1]`) are numbered across the
-//! message and also keep the rest open, as does raw HTML left unbalanced
-//! (`<details>` awaiting its `</details>`). Models rarely write these, and
-//! the message still renders correctly, only with a longer tail.
+//! later, unless a `(` follows them; see the README). Footnotes (`[^1]`)
+//! are numbered across the message and also keep the rest open, as does
+//! raw HTML left unbalanced (`<details>` awaiting its `</details>`). Models
+//! rarely write these, and the message still renders correctly, only with a
+//! longer tail.
 
 mod boundary;
 mod preview;
@@ -331,7 +332,13 @@ impl Stream {
                     LinkType::Shortcut | LinkType::Collapsed | LinkType::Reference
                 )
                 && crate::cite::is_marker_label(&link.reference);
-            if !marker_shaped {
+            // (Followed by `(`, even a marker-shaped one changes what comes
+            // next once defined: `[a][1](…)` is a link then `(…)`, while
+            // undefined, `[1](…)` is an inline link.)
+            let before_paren = text
+                .get(link.span.end..)
+                .is_some_and(|rest| rest.starts_with('('));
+            if !marker_shaped || before_paren {
                 let at = link.span.start.saturating_sub(base);
                 ambiguous_reference = Some(ambiguous_reference.map_or(at, |a| a.min(at)));
             }

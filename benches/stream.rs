@@ -18,8 +18,12 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use citemark::{render, Options, Stream};
+use citemark::{render, Stream};
 use criterion::{Criterion, Throughput};
+
+#[path = "support/workload.rs"]
+mod workload;
+use workload::{corpus, str_chunks, stream_every_push, stream_per_frame};
 
 const SIZES: &[(&str, usize)] = &[
     ("2KiB", 2 * 1024),
@@ -27,68 +31,7 @@ const SIZES: &[(&str, usize)] = &[
     ("200KiB", 200 * 1024),
 ];
 const CHUNKS: &[usize] = &[4, 16, 64];
-/// Bytes between two tail renders in `tail-per-frame`.
-const FRAME_BYTES: usize = 256;
 const SUMMARY_RUNS: usize = 9;
-
-fn corpus(target: usize) -> (String, Options) {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let answer = std::fs::read_to_string(format!("{root}/examples/answer.md"))
-        .expect("examples/answer.md is part of the repository");
-    let sources = std::fs::read_to_string(format!("{root}/examples/sources.json"))
-        .expect("examples/sources.json is part of the repository");
-    let options = Options::default()
-        .with_sources_json(&sources)
-        .expect("examples/sources.json is valid");
-    let mut text = String::new();
-    while text.len() < target {
-        text.push_str(&answer);
-        text.push('\n');
-    }
-    (text, options)
-}
-
-/// `text` in pieces of `size` bytes, each stretched to a char boundary.
-fn str_chunks(text: &str, size: usize) -> impl Iterator<Item = &str> {
-    let mut from = 0;
-    std::iter::from_fn(move || {
-        if from >= text.len() {
-            return None;
-        }
-        let mut to = (from + size).min(text.len());
-        while !text.is_char_boundary(to) {
-            to += 1;
-        }
-        let piece = &text[from..to];
-        from = to;
-        Some(piece)
-    })
-}
-
-fn stream_every_push(text: &str, chunk: usize, options: &Options) -> usize {
-    let mut stream = Stream::new(options.clone());
-    let mut bytes = 0;
-    for piece in str_chunks(text, chunk) {
-        let patch = stream.push(piece);
-        bytes += patch.append.len() + patch.tail.map_or(0, |t| t.len());
-    }
-    bytes + stream.finish().append.len()
-}
-
-fn stream_per_frame(text: &str, chunk: usize, options: &Options) -> usize {
-    let mut stream = Stream::new(options.clone());
-    let (mut bytes, mut since_frame) = (0, 0);
-    for piece in str_chunks(text, chunk) {
-        let patch = stream.push_deferred(piece);
-        bytes += patch.append.len();
-        since_frame += piece.len();
-        if since_frame >= FRAME_BYTES {
-            bytes += stream.tail().len();
-            since_frame = 0;
-        }
-    }
-    bytes + stream.finish().append.len()
-}
 
 fn median(mut samples: Vec<Duration>) -> Duration {
     samples.sort_unstable();

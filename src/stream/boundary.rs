@@ -58,6 +58,11 @@ pub(super) fn early_cut(text: &str, last_line: usize) -> Option<usize> {
     (is_blank(&before[blank_start..]) && has_blocks_before).then_some(last_line)
 }
 
+/// How many bytes of a line [`early_cut`] looks at: a list item's marker
+/// is at most 9 digits, `.` or `)`, and the byte after it. (A line still
+/// undecided by then, such as a longer number, waits for its newline.)
+pub(super) const DECIDED_BY: usize = 12;
+
 /// Whether a line being typed at the margin is past the point where it
 /// could still be a list item: `-x` or `3.5%`, not `-`, `- ` or `1.`. Nor
 /// may it start with `[`: a link reference definition half typed

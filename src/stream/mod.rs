@@ -39,7 +39,7 @@ use crate::options::Options;
 use crate::parse::parse_noting_broken_links;
 use crate::source::{Source, SourceTable};
 use crate::{CitationIndex, Occurrence};
-use boundary::{early_cut, last_cut, Reached, UpTo};
+use boundary::{early_cut, last_cut, Reached, UpTo, DECIDED_BY};
 
 /// What changed after a [`Stream::push`]: HTML to append for blocks now
 /// final, the HTML of the unfinished end to show in their place, and the
@@ -397,10 +397,6 @@ struct WrittenOpen {
     /// The source text of the definitions before the cut.
     new_definitions: Vec<String>,
 }
-
-/// How many characters of a line decide whether it starts a block of its
-/// own (`1234.` may still be a list item; a longer number may not).
-const DECIDED_BY: usize = 12;
 
 #[cfg(test)]
 #[path = "../../tests/common/mod.rs"]

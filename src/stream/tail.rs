@@ -467,11 +467,7 @@ impl Tail {
         if preview(&piece).text != piece {
             return None;
         }
-        let (html, _) = Rendering::of(&mut line.last_piece, &piece, |text| {
-            render(text, Some(&line.index))
-        });
-        let (inner, keep_spaces) = stand_in_content(&html)?;
-        line.compose(inner, keep_spaces)
+        line.compose_shown(&piece, render)
     }
 
     /// On a settled line: the head, the text since it, and the closers.
@@ -514,19 +510,7 @@ impl Tail {
             }
         }
         let piece = [STAND_IN, &open[line.at..]].concat();
-        let shown = preview(&piece);
-        // (All of it held back, it shows nothing: no need to render.)
-        let html = match shown.text.as_ref() {
-            "x" => "<p>x</p>\n".to_owned(),
-            text => {
-                Rendering::of(&mut line.last_piece, text, |text| {
-                    render(text, Some(&line.index))
-                })
-                .0
-            }
-        };
-        let (inner, keep_spaces) = stand_in_content(&html)?;
-        let html = line.compose(inner, keep_spaces)?;
+        let html = line.compose_shown(&preview(&piece).text, render)?;
         line.rendered_to = open.len();
         line.typing = Typing::NotRendered;
         Some(html)
@@ -651,6 +635,21 @@ impl SettledLine {
 }
 
 impl SettledLine {
+    /// The tail for `shown`, the stand-in and the text since `at` as the
+    /// preview shows them: rendered (or kept from when the preview last
+    /// showed the same), its inline content composed with the head.
+    fn compose_shown(&mut self, shown: &str, render: &Render<'_>) -> Option<String> {
+        if shown == STAND_IN.trim_end() {
+            // All of it held back, it shows nothing: no need to render.
+            return self.compose("", false);
+        }
+        let (html, _) = Rendering::of(&mut self.last_piece, shown, |text| {
+            render(text, Some(&self.index))
+        });
+        let (inner, keep_spaces) = stand_in_content(&html)?;
+        self.compose(inner, keep_spaces)
+    }
+
     /// `head` + `inner` + `closers`; unless `keep_spaces`, the spaces typed
     /// at the end of `head` end the paragraph and are dropped.
     fn compose(&self, inner: &str, keep_spaces: bool) -> Option<String> {

@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::options::Options;
+
 /// One thing the answer may cite: a tool call, a retrieved document, a web
 /// result.
 ///
@@ -137,6 +139,11 @@ impl<'o> SourceTable<'o> {
             by_index,
             aliases,
         }
+    }
+
+    /// The table over the sources and aliases of `options`.
+    pub(crate) fn of(options: &'o Options) -> Self {
+        SourceTable::new(options.sources.as_deref(), &options.aliases)
     }
 
     /// Whether the host has said what its sources are (even none).

@@ -77,7 +77,7 @@ struct Lookups<'o> {
 impl<'o> Lookups<'o> {
     fn new(options: &'o Options) -> Self {
         Lookups {
-            table: SourceTable::new(options.sources.as_deref(), &options.aliases),
+            table: SourceTable::of(options),
             source_href_allowed: options
                 .sources
                 .iter()
@@ -124,10 +124,12 @@ impl<'o> Resolver<'o> {
             index,
             lookups,
         } = self;
-        let lookups = lookups
+        // (Only the table is needed: no URL checks for a resolver that
+        // never looked anything up.)
+        let table = lookups
             .into_inner()
-            .unwrap_or_else(|| Lookups::new(options));
-        index.finish(&lookups.table)
+            .map_or_else(|| SourceTable::of(options), |lookups| lookups.table);
+        index.finish(&table)
     }
 
     /// Records `found` in the index; returns its ordinal.

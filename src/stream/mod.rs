@@ -227,7 +227,7 @@ impl Stream {
     /// The citation index of the committed part of the message (all of it
     /// after [`Stream::finish`]), against the current sources.
     pub fn citation_index(&self) -> CitationIndex {
-        let table = SourceTable::new(self.options.sources.as_deref(), &self.options.aliases);
+        let table = SourceTable::of(&self.options);
         self.index.clone().finish(&table)
     }
 

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cite::index::CitationIndex;
 use crate::cite::{marker_definitions, Citations};
-use crate::html::write_html;
+use crate::html::{html_capacity, write_html};
 use crate::options::Options;
 use crate::parse::parse;
 
@@ -43,8 +43,7 @@ pub fn render(markdown: &str, options: &Options) -> Rendered {
     let definitions = marker_definitions(events.reference_definitions());
     let mut citations =
         Citations::new(markdown, events, options).with_marker_definitions(definitions);
-    // Citation elements make HTML about twice the markdown's size.
-    let html = write_html(&mut citations, options, markdown.len() * 2);
+    let html = write_html(&mut citations, options, html_capacity(markdown.len()));
     Rendered {
         html,
         citations: citations.finish(),

@@ -20,7 +20,7 @@ pub(crate) mod shortlink;
 mod tag;
 mod text;
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use pulldown_cmark::{CowStr, Event, LinkType, Tag, TagEnd};
@@ -29,8 +29,8 @@ use crate::autolink::{find_autolinks, may_contain_autolink, Autolink};
 use crate::options::{Options, Syntaxes};
 use crate::parse::is_inline;
 use index::{CitationIndex, CitationKind, DiagnosticKind, IndexBuilder};
-pub(crate) use resolve::CitationView;
-use resolve::{Found, Resolver};
+use resolve::Found;
+pub(crate) use resolve::{CitationView, Resolver};
 use tag::{parse_cite_tag, CiteTag};
 use text::{slice, TextRun};
 
@@ -44,12 +44,6 @@ pub(crate) enum Ev<'a> {
     CitationEnd,
 }
 
-/// A stream of citation-aware events that can describe its citations.
-pub(crate) trait CitationEvents<'a>: Iterator<Item = Ev<'a>> {
-    /// The citation with this ordinal, once its [`Ev::Citation`] was given.
-    fn citation(&self, ordinal: u32) -> Option<CitationView<'_>>;
-}
-
 /// The adaptor: pulldown-cmark events with ranges in, [`Ev`]s out.
 pub(crate) struct Citations<'a, 'o, I> {
     markdown: &'a str,
@@ -58,7 +52,6 @@ pub(crate) struct Citations<'a, 'o, I> {
     /// The inline run being gathered (its buffer is reused).
     run: Vec<(Event<'a>, Range<usize>)>,
     text: TextRun<'a>,
-    out: VecDeque<Ev<'a>>,
     /// The current block's inline events pass through untouched (code, or
     /// prose with nothing citation-like in it).
     plain_block: bool,
@@ -91,7 +84,6 @@ where
             resolver: Resolver::new(options, index),
             run: Vec::new(),
             text: TextRun::default(),
-            out: VecDeque::new(),
             plain_block: false,
             marker_definitions: Vec::new(),
             unlinking: None,
@@ -124,26 +116,24 @@ where
 
     /// A reference link to a later marker definition, written back as the
     /// text it was: its `[` and closing `]` (or `][label]`) become text.
-    fn unlink_forward_reference(
-        &mut self,
-        event: Event<'a>,
-        range: Range<usize>,
-    ) -> (Event<'a>, Range<usize>) {
+    /// (In place: events are large, and this runs on every one of them.)
+    fn unlink_forward_reference(&mut self, event: &mut Event<'a>, range: &mut Range<usize>) {
         match event {
             Event::Start(Tag::Link {
                 link_type:
                     link_type @ (LinkType::Shortcut | LinkType::Collapsed | LinkType::Reference),
-                ref id,
+                id,
                 ..
             }) if self.unlinking.is_none() && self.refers_forward(id, range.start) => {
-                self.unlinking = Some((link_type, range.clone()));
-                self.source_text(range.start..range.start + 1)
+                self.unlinking = Some((*link_type, range.clone()));
+                *range = range.start..range.start + 1;
+                *event = self.source_text(range);
             }
             Event::End(TagEnd::Link) if self.unlinking.is_some() => {
-                let Some((link_type, range)) = self.unlinking.take() else {
-                    return (event, range);
+                let Some((link_type, link)) = self.unlinking.take() else {
+                    return;
                 };
-                let source = self.markdown.get(range.clone()).unwrap_or_default();
+                let source = self.markdown.get(link.clone()).unwrap_or_default();
                 let closing = match link_type {
                     LinkType::Reference => source.rfind("][").unwrap_or(source.len()),
                     _ => source.len().saturating_sub(1),
@@ -153,23 +143,24 @@ where
                     LinkType::Collapsed
                         if self
                             .markdown
-                            .get(range.end..)
+                            .get(link.end..)
                             .is_some_and(|rest| rest.starts_with("[]")) =>
                     {
-                        range.end + 2
+                        link.end + 2
                     }
-                    _ => range.end,
+                    _ => link.end,
                 };
-                self.source_text(range.start + closing..end)
+                *range = link.start + closing..end;
+                *event = self.source_text(range);
             }
-            event => (event, range),
+            _ => {}
         }
     }
 
     /// The markdown in `range` as a text event.
-    fn source_text(&self, range: Range<usize>) -> (Event<'a>, Range<usize>) {
+    fn source_text(&self, range: &Range<usize>) -> Event<'a> {
         let text = self.markdown.get(range.clone()).unwrap_or_default();
-        (Event::Text(CowStr::Borrowed(text)), range)
+        Event::Text(CowStr::Borrowed(text))
     }
 
     /// The index of everything recognized so far (all of it, once the
@@ -183,27 +174,21 @@ where
         self.resolver.index
     }
 
-    /// The next event: queued output first, else pulled from the parser.
-    /// Events that need no looking at skip the queue.
-    fn next_event(&mut self) -> Option<Ev<'a>> {
-        loop {
-            if let Some(ready) = self.out.pop_front() {
-                return Some(ready);
+    /// Runs the adaptor to the end, handing each citation-aware event to
+    /// `sink` with the resolver, where the citations it names are described
+    /// (see [`Resolver::view`]). Events that need no looking at go straight
+    /// through; a leaf block's inline events are gathered into a run first.
+    pub(crate) fn write_to<S: FnMut(Ev<'a>, &Resolver<'o>)>(&mut self, sink: &mut S) {
+        while let Some((mut event, mut range)) = self.events.next() {
+            if !self.marker_definitions.is_empty() {
+                self.unlink_forward_reference(&mut event, &mut range);
             }
-            let Some((event, range)) = self.events.next() else {
-                self.flush_run();
-                return self.out.pop_front();
-            };
-            let (event, range) = if self.marker_definitions.is_empty() {
-                (event, range)
-            } else {
-                self.unlink_forward_reference(event, range)
-            };
             if is_inline(&event) {
                 if self.plain_block {
-                    return Some(Ev::Md(event));
+                    sink(Ev::Md(event), &self.resolver);
+                } else {
+                    self.run.push((event, range));
                 }
-                self.run.push((event, range));
                 continue;
             }
             // A block's source decides whether its inline content needs
@@ -221,12 +206,10 @@ where
                 ) => !self.may_hold_citations(&range),
                 _ => false,
             };
-            if self.run.is_empty() {
-                return Some(Ev::Md(event));
-            }
-            self.flush_run();
-            self.out.push_back(Ev::Md(event));
+            self.flush_run(sink);
+            sink(Ev::Md(event), &self.resolver);
         }
+        self.flush_run(sink);
     }
 
     /// Whether `markdown[range]` could hold anything this adaptor changes:
@@ -242,14 +225,15 @@ where
             || may_contain_autolink(source)
     }
 
-    fn flush_run(&mut self) {
+    fn flush_run<S: FnMut(Ev<'a>, &Resolver<'o>)>(&mut self, sink: &mut S) {
         if self.run.is_empty() {
             return;
         }
         let mut processor = RunProcessor {
             markdown: self.markdown,
             resolver: &mut self.resolver,
-            out: &mut self.out,
+            sink,
+            held_text: None,
             text: &mut self.text,
             link_depth: 0,
             suppressed_links: 0,
@@ -260,26 +244,6 @@ where
         };
         processor.process(&mut self.run);
         self.run.clear();
-    }
-}
-
-impl<'a, I> Iterator for Citations<'a, '_, I>
-where
-    I: Iterator<Item = (Event<'a>, Range<usize>)>,
-{
-    type Item = Ev<'a>;
-
-    fn next(&mut self) -> Option<Ev<'a>> {
-        self.next_event()
-    }
-}
-
-impl<'a, I> CitationEvents<'a> for Citations<'a, '_, I>
-where
-    I: Iterator<Item = (Event<'a>, Range<usize>)>,
-{
-    fn citation(&self, ordinal: u32) -> Option<CitationView<'_>> {
-        self.resolver.view(ordinal)
     }
 }
 
@@ -332,10 +296,13 @@ enum TagAction {
     Drop,
 }
 
-struct RunProcessor<'r, 'a, 'o> {
+struct RunProcessor<'r, 'a, 'o, S> {
     markdown: &'a str,
     resolver: &'r mut Resolver<'o>,
-    out: &'r mut VecDeque<Ev<'a>>,
+    sink: &'r mut S,
+    /// The last text written, held back while a citation link right after
+    /// it may still take its `(` (see [`RunProcessor::strip_open_paren`]).
+    held_text: Option<CowStr<'a>>,
     text: &'r mut TextRun<'a>,
     /// Inside a link or image: no citations there.
     link_depth: usize,
@@ -358,19 +325,19 @@ fn take_event<'a>(run: &mut [(Event<'a>, Range<usize>)], i: usize) -> Event<'a> 
     std::mem::replace(&mut run[i].0, Event::SoftBreak)
 }
 
-impl<'a> RunProcessor<'_, 'a, '_> {
+impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
     fn syntaxes(&self) -> Syntaxes {
         self.resolver.options.syntaxes
     }
 
     fn process(&mut self, run: &mut [(Event<'a>, Range<usize>)]) {
-        let tag_actions = self.pre_pass(run);
+        let mut tag_actions = self.pre_pass(run);
         for i in 0..run.len() {
             let range = run[i].1.clone();
             if self.citation_end == Some(i) {
                 self.flush_text();
                 self.citation_end = None;
-                self.out.push_back(Ev::CitationEnd);
+                self.emit(Ev::CitationEnd);
                 self.strip_close_paren = std::mem::take(&mut self.paren_opened);
                 continue;
             }
@@ -386,17 +353,16 @@ impl<'a> RunProcessor<'_, 'a, '_> {
             if !matches!(event, Event::SoftBreak | Event::HardBreak) {
                 self.strip_close_paren = false;
             }
-            match (event, tag_actions.get(&i)) {
+            match (event, tag_actions.remove(&i)) {
                 (Event::InlineHtml(_), Some(TagAction::Drop)) => {}
                 (Event::InlineHtml(_), Some(TagAction::Open { id, close })) => {
-                    let close = *close;
                     let end = run.get(close).map_or(range.end, |(_, r)| r.end);
                     let label = plain_text(&run[i + 1..close.max(i + 1)]);
-                    let found = Found::new(CitationKind::Cite, id.clone(), label, range.start..end);
+                    let found = Found::new(CitationKind::Cite, id, label, range.start..end);
                     let ordinal = self.resolver.resolve(found);
-                    self.out.push_back(Ev::Citation(ordinal));
+                    self.emit(Ev::Citation(ordinal));
                     if close == i {
-                        self.out.push_back(Ev::CitationEnd);
+                        self.emit(Ev::CitationEnd);
                     } else {
                         self.citation_end = Some(close);
                     }
@@ -453,32 +419,51 @@ impl<'a> RunProcessor<'_, 'a, '_> {
         }
         self.flush_text();
         if self.citation_end.take().is_some() {
-            self.out.push_back(Ev::CitationEnd);
+            self.emit(Ev::CitationEnd);
         }
+        self.release_text();
     }
 
     fn push(&mut self, event: Event<'a>) {
-        self.out.push_back(Ev::Md(event));
+        match event {
+            Event::Text(text) => {
+                self.release_text();
+                self.held_text = Some(text);
+            }
+            event => self.emit(Ev::Md(event)),
+        }
+    }
+
+    /// Hands `event` to the sink, after the held text.
+    fn emit(&mut self, event: Ev<'a>) {
+        self.release_text();
+        (self.sink)(event, &*self.resolver);
+    }
+
+    fn release_text(&mut self) {
+        if let Some(text) = self.held_text.take() {
+            (self.sink)(Ev::Md(Event::Text(text)), &*self.resolver);
+        }
     }
 
     /// Starts a citation made from a markdown link whose end is at `close`.
     fn open_link_citation(&mut self, found: Found, close: usize) {
         self.paren_opened = self.syntaxes().recovery && self.strip_open_paren();
         let ordinal = self.resolver.resolve(found);
-        self.out.push_back(Ev::Citation(ordinal));
+        self.emit(Ev::Citation(ordinal));
         self.citation_end = Some(close);
     }
 
     /// Removes a `(` ending the text just written; whether there was one.
     fn strip_open_paren(&mut self) -> bool {
-        let Some(Ev::Md(Event::Text(text))) = self.out.back_mut() else {
+        let Some(text) = &mut self.held_text else {
             return false;
         };
         if !text.ends_with('(') {
             return false;
         }
         if text.len() == 1 {
-            self.out.pop_back();
+            self.held_text = None;
         } else {
             *text = slice(text, 0..text.len() - 1);
         }
@@ -790,8 +775,8 @@ impl<'a> RunProcessor<'_, 'a, '_> {
                 }
                 TextItem::Citation { found, .. } => {
                     let ordinal = self.resolver.resolve(found);
-                    self.out.push_back(Ev::Citation(ordinal));
-                    self.out.push_back(Ev::CitationEnd);
+                    self.emit(Ev::Citation(ordinal));
+                    self.emit(Ev::CitationEnd);
                 }
             }
             written = written.max(range.end);
@@ -830,7 +815,12 @@ fn plain_text(events: &[(Event<'_>, Range<usize>)]) -> String {
             _ => {}
         }
     }
-    label.trim().to_owned()
+    let trimmed = label.trim();
+    if trimmed.len() == label.len() {
+        label
+    } else {
+        trimmed.to_owned()
+    }
 }
 
 /// The index of the `End` matching the `Start` at `start`.

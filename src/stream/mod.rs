@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cite::index::{IndexBuilder, Offset};
 use crate::cite::{marker_definitions, Citations};
-use crate::html::{write_html_part, WrittenPart};
+use crate::html::{html_capacity, write_html_part, WrittenPart};
 use crate::options::Options;
 use crate::parse::parse_noting_broken_links;
 use crate::source::{Source, SourceTable};
@@ -363,7 +363,7 @@ impl Stream {
                 let WrittenPart {
                     html,
                     open_raw_html,
-                } = write_html_part(&mut citations, &self.options, cut * 2);
+                } = write_html_part(&mut citations, &self.options, html_capacity(cut));
                 (html, open_raw_html, citations.into_index())
             }
             None => {
@@ -372,7 +372,7 @@ impl Stream {
                 let WrittenPart {
                     html,
                     open_raw_html,
-                } = write_html_part(&mut citations, &self.options, open.len() * 2);
+                } = write_html_part(&mut citations, &self.options, html_capacity(open.len()));
                 (html, open_raw_html, citations.into_index())
             }
         };

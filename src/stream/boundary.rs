@@ -13,18 +13,19 @@ use std::ops::Range;
 
 use pulldown_cmark::Event;
 
+use super::FindLast;
 use crate::parse::{is_inline_end, is_inline_tag};
 
 /// The last candidate cut in `text`: the start of a complete non-blank
 /// line that follows a blank line.
 pub(super) fn last_cut(text: &str) -> Option<usize> {
-    let complete = text.rfind('\n')? + 1;
+    let complete = text.find_last(b'\n')? + 1;
     let mut line_end = complete;
     let mut later_line_start: Option<usize> = None;
     // Walk complete lines backwards: (start of a non-blank line, blank line before it).
     loop {
         let line_start = text[..line_end.saturating_sub(1)]
-            .rfind('\n')
+            .find_last(b'\n')
             .map_or(0, |i| i + 1);
         let blank = is_blank(&text[line_start..line_end]);
         if blank {
@@ -53,7 +54,7 @@ pub(super) fn early_cut(text: &str, last_line: usize) -> Option<usize> {
         return None;
     }
     let before = &text[..last_line - 1];
-    let blank_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let blank_start = before.find_last(b'\n').map_or(0, |i| i + 1);
     let has_blocks_before = !is_blank(&before[..blank_start]);
     (is_blank(&before[blank_start..]) && has_blocks_before).then_some(last_line)
 }
@@ -178,7 +179,7 @@ mod tests {
     }
 
     fn early(text: &str) -> Option<usize> {
-        early_cut(text, text.rfind('\n').map_or(0, |i| i + 1))
+        early_cut(text, text.find_last(b'\n').map_or(0, |i| i + 1))
     }
 
     #[test]

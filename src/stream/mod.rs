@@ -159,7 +159,7 @@ impl Stream {
     /// after every chunk.
     pub fn push_deferred(&mut self, chunk: &str) -> Patch {
         let line_was = self.open.len() - self.line_start;
-        if let Some(newline) = chunk.rfind('\n') {
+        if let Some(newline) = chunk.find_last(b'\n') {
             self.line_start = self.open.len() + newline + 1;
         }
         self.open.push_str(chunk);
@@ -183,20 +183,25 @@ impl Stream {
     /// Its cost is bounded by what changed since the last call, mostly:
     /// plain words are added to the HTML kept from the last call.
     pub fn tail(&mut self) -> String {
-        let mut tail = std::mem::take(&mut self.tail);
-        let html = tail.render(&self.open, self.line_start, &|text, after| {
-            let written = self.render_open(text, after, None);
-            (written.html, written.index)
-        });
-        self.tail = tail;
-        html
+        // (Field by field: the tail renders while it is being updated.)
+        let context = RenderContext {
+            options: &self.options,
+            definitions: &self.definitions,
+            committed: self.committed,
+            index: &self.index,
+        };
+        self.tail
+            .render(&self.open, self.line_start, &|text, after| {
+                let written = context.render_open(text, after, None);
+                (written.html, written.index)
+            })
     }
 
     /// The tail rendered whole, as [`Stream::tail`] must show it.
     #[cfg(test)]
     fn whole_tail(&self) -> String {
         let shown = preview::preview(&self.open);
-        self.render_open(&shown.text, None, None).html
+        self.context().render_open(&shown.text, None, None).html
     }
 
     /// Ends the message: everything left is rendered exactly and appended.
@@ -210,7 +215,7 @@ impl Stream {
         let open = std::mem::take(&mut self.open);
         self.line_start = 0;
         self.tail.reset();
-        let written = self.render_open(&open, None, None);
+        let written = self.context().render_open(&open, None, None);
         let mut patch = Patch {
             append: written.html,
             tail: Some(String::new()),
@@ -268,7 +273,9 @@ impl Stream {
         }
         let open = self.open[..end].to_owned();
         let reached = Cell::new(Reached::NotYet);
-        let written = self.render_open(&open, None, Some((cut, &reached)));
+        let written = self
+            .context()
+            .render_open(&open, None, Some((cut, &reached)));
         let keeps_changing = written.ambiguous_reference.is_some_and(|at| at < cut)
             || self.open[..cut].contains("[^");
         if keeps_changing {
@@ -303,6 +310,27 @@ impl Stream {
         patch.citations.extend_from_slice(self.index.absorb(part));
     }
 
+    /// What rendering the open text needs from the stream.
+    fn context(&self) -> RenderContext<'_> {
+        RenderContext {
+            options: &self.options,
+            definitions: &self.definitions,
+            committed: self.committed,
+            index: &self.index,
+        }
+    }
+}
+
+/// What rendering the open text needs from the stream.
+struct RenderContext<'s> {
+    options: &'s Options,
+    /// See [`Stream::definitions`].
+    definitions: &'s str,
+    committed: usize,
+    index: &'s IndexBuilder,
+}
+
+impl RenderContext<'_> {
     /// Renders `open` (text at the end of the committed part), after the
     /// committed definitions, continuing the citation state `after` (the
     /// committed part's by default); with a cut, only the blocks before
@@ -316,7 +344,7 @@ impl Stream {
         let text = if self.definitions.is_empty() {
             std::borrow::Cow::Borrowed(open)
         } else {
-            std::borrow::Cow::Owned([&self.definitions, open].concat())
+            std::borrow::Cow::Owned([self.definitions, open].concat())
         };
         let base = self.definitions.len();
         let offset = Offset {
@@ -354,25 +382,25 @@ impl Stream {
                 .collect(),
             None => Vec::new(),
         };
-        let index = after.unwrap_or(&self.index).part(offset);
+        let index = after.unwrap_or(self.index).part(offset);
         let (html, open_raw_html, index) = match cut {
             Some((cut, reached)) => {
                 let events = UpTo::new(events, base + cut, reached);
-                let mut citations = Citations::resume(&text, events, &self.options, index)
+                let mut citations = Citations::resume(&text, events, self.options, index)
                     .with_marker_definitions(all_definitions);
                 let WrittenPart {
                     html,
                     open_raw_html,
-                } = write_html_part(&mut citations, &self.options, html_capacity(cut));
+                } = write_html_part(&mut citations, self.options, html_capacity(cut));
                 (html, open_raw_html, citations.into_index())
             }
             None => {
-                let mut citations = Citations::resume(&text, events, &self.options, index)
+                let mut citations = Citations::resume(&text, events, self.options, index)
                     .with_marker_definitions(all_definitions);
                 let WrittenPart {
                     html,
                     open_raw_html,
-                } = write_html_part(&mut citations, &self.options, html_capacity(open.len()));
+                } = write_html_part(&mut citations, self.options, html_capacity(open.len()));
                 (html, open_raw_html, citations.into_index())
             }
         };
@@ -401,6 +429,20 @@ struct WrittenOpen {
 #[cfg(test)]
 #[path = "../../tests/common/mod.rs"]
 mod common;
+
+/// Finding the last newline or space: the tail looks back over the open
+/// text at every push, so the search is the vectorized one.
+pub(crate) trait FindLast {
+    /// The position of the last `byte` (ASCII) in the text.
+    fn find_last(&self, byte: u8) -> Option<usize>;
+}
+
+impl FindLast for str {
+    fn find_last(&self, byte: u8) -> Option<usize> {
+        debug_assert!(byte.is_ascii());
+        memchr::memrchr(byte, self.as_bytes())
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -18,6 +18,8 @@
 
 use std::borrow::Cow;
 
+use super::FindLast;
+
 /// The open text as the tail should show it, and what the tail's cache
 /// (`tail.rs`) may rely on until the next newline.
 pub(super) struct Preview<'a> {
@@ -47,7 +49,7 @@ pub(super) fn preview(open: &str) -> Preview<'_> {
         holds_row,
         in_margin_fence,
     };
-    let line_start = open.rfind('\n').map_or(0, |i| i + 1);
+    let line_start = open.find_last(b'\n').map_or(0, |i| i + 1);
     let last_line = &open[line_start..];
     let before_last_line = open_fence(&open[..line_start]);
     if let Some(fence) = before_last_line {
@@ -95,8 +97,8 @@ pub(super) fn preview(open: &str) -> Preview<'_> {
 /// Where the last block starts: after the last blank line.
 pub(super) fn last_block_start(text: &str) -> usize {
     let mut at = text.len();
-    while let Some(newline) = text[..at].rfind('\n') {
-        let line_start = text[..newline].rfind('\n').map_or(0, |i| i + 1);
+    while let Some(newline) = text[..at].find_last(b'\n') {
+        let line_start = text[..newline].find_last(b'\n').map_or(0, |i| i + 1);
         if text[line_start..newline].trim().is_empty() {
             return newline + 1;
         }
@@ -225,7 +227,7 @@ fn hide_unfinished_end(block: &mut String) {
         block.pop();
         return;
     }
-    if let Some(amp) = block.rfind('&') {
+    if let Some(amp) = block.find_last(b'&') {
         let rest = &block[amp + 1..];
         if rest.len() <= 32 && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'#') {
             block.truncate(amp);
@@ -239,7 +241,7 @@ fn hide_unfinished_end(block: &mut String) {
     if hide_unfinished_bracket(block) {
         return;
     }
-    let line_start = block.rfind('\n').map_or(0, |i| i + 1);
+    let line_start = block.find_last(b'\n').map_or(0, |i| i + 1);
     let token_start = block[line_start..]
         .rfind(char::is_whitespace)
         .map_or(line_start, |i| line_start + i + 1);
@@ -377,15 +379,18 @@ fn hide_unfinished_bracket(block: &mut String) -> bool {
         if held {
             block.truncate(open);
         } else {
-            let label_end = inner.find("](").map_or(block.len(), |i| open + 1 + i);
+            let label_end = label_ends(inner)
+                .next()
+                .map_or(block.len(), |i| open + 1 + i);
             show_label(block, open, label_end);
         }
         return true;
     }
     // `[label](` … with the `]` typed: a link whose URL is still coming.
-    if let Some(paren) = block.rfind("](") {
+    let last_label_end = label_ends(block).next_back();
+    if let Some(paren) = last_label_end {
         if !destination_is_closed(&block[paren + 2..]) {
-            if let Some(open) = block[..paren].rfind('[') {
+            if let Some(open) = block[..paren].find_last(b'[') {
                 show_label(block, open, paren);
                 return true;
             }
@@ -394,7 +399,7 @@ fn hide_unfinished_bracket(block: &mut String) -> bool {
     // (Not an escaped `\]`, nor one whose `[` another `]` closed.)
     if block.ends_with(']') && !block.ends_with("\\]") {
         let open = block
-            .rfind('[')
+            .find_last(b'[')
             .filter(|&open| !block[open + 1..block.len() - 1].contains(']'));
         if let Some(open) = open {
             let inner = &block[open + 1..block.len() - 1];
@@ -493,7 +498,7 @@ fn close_open_spans(block: &mut String) -> bool {
                         open.truncate(at);
                         true
                     });
-            let line_start = block[..i].rfind('\n').map_or(0, |p| p + 1);
+            let line_start = block[..i].find_last(b'\n').map_or(0, |p| p + 1);
             let bullet =
                 c != b'~' && n == 1 && block[line_start..i].trim().is_empty() && after == Some(' ');
             if !closes
@@ -523,6 +528,13 @@ fn close_open_spans(block: &mut String) -> bool {
     block.truncate(trimmed);
     block.push_str(&closing);
     trimmed != unedited || !closing.is_empty()
+}
+
+/// Where `](` stands in `text`: a link's label ending and its destination
+/// starting. (By `]`, rare in prose: this runs at every push.)
+fn label_ends(text: &str) -> impl DoubleEndedIterator<Item = usize> + '_ {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b']', bytes).filter(move |&at| bytes.get(at + 1) == Some(&b'('))
 }
 
 #[cfg(test)]

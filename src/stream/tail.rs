@@ -37,6 +37,7 @@ use pulldown_cmark_escape::escape_html_body_text;
 mod text;
 
 use super::preview::{is_delimiter_row, last_block_start, preview, Preview, RowHold};
+use super::FindLast;
 use crate::cite::index::IndexBuilder;
 use text::{
     cite_tags, cites_paired, closes_before_opening, has_html_line, has_url_like_word,
@@ -290,7 +291,7 @@ impl Tail {
                 .then(|| [rows.head.as_str(), TABLE_CLOSERS].concat());
         }
         let row_end = line_start.checked_sub(1)?;
-        let row_start = open[..row_end].rfind('\n').map_or(0, |i| i + 1);
+        let row_start = open[..row_end].find_last(b'\n').map_or(0, |i| i + 1);
         // (The next line, if begun, is held back as a row in turn.)
         if row_start != rows.line_start || !still_held(RowHold::UntilNewline, &open[line_start..]) {
             return None;
@@ -327,7 +328,7 @@ impl Tail {
         else {
             return None;
         };
-        let from_line = open.get(..*at)?.rfind('\n').map_or(0, |i| i + 1);
+        let from_line = open.get(..*at)?.find_last(b'\n').map_or(0, |i| i + 1);
         let may_close = open[from_line..]
             .split('\n')
             .any(|line| line.trim_start_matches(' ').as_bytes().first() == Some(fence_char));
@@ -336,7 +337,7 @@ impl Tail {
         }
         // Whole lines join the block. (How a last line of only spaces
         // shows depends on its length: left to the whole render.)
-        let complete = open.rfind('\n').map_or(*at, |i| (i + 1).max(*at));
+        let complete = open.find_last(b'\n').map_or(*at, |i| (i + 1).max(*at));
         let partial = &open[complete..];
         if !partial.is_empty() && partial.trim_start_matches(' ').is_empty() {
             return None;
@@ -455,7 +456,7 @@ impl Tail {
             return None;
         };
         let newline = line_start.checked_sub(1)?;
-        let ended_line_start = open[..newline].rfind('\n').map_or(0, |i| i + 1);
+        let ended_line_start = open[..newline].find_last(b'\n').map_or(0, |i| i + 1);
         if line_start != open.len() || ended_line_start != line.line_start {
             return None;
         }
@@ -581,7 +582,9 @@ impl SettledLine {
         let typed = open.get(self.rendered_to..)?;
         let before = open[..self.rendered_to].chars().next_back()?;
         // The words typed text goes on or starts.
-        let words = &open[open[..self.rendered_to].rfind(' ').map_or(0, |i| i + 1)..];
+        let words = &open[open[..self.rendered_to]
+            .find_last(b' ')
+            .map_or(0, |i| i + 1)..];
         let plain = !typed.trim_end_matches(' ').is_empty()
             && is_plain(typed)
             && !has_url_like_word(words)

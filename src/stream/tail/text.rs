@@ -5,6 +5,7 @@
 
 use super::TYPING;
 use crate::stream::preview::{preview, RowHold};
+use crate::stream::FindLast;
 
 /// `html` around its one [`TYPING`] character, which must be in text (not
 /// in an attribute, and not repeated in one either).
@@ -39,7 +40,7 @@ pub(super) fn closes_before_opening(text: &str, open: u8, close: u8) -> bool {
 /// After the last run of spaces that follows something else: where a new
 /// word starts (or will).
 pub(super) fn word_boundary(text: &str) -> Option<usize> {
-    let end = text.rfind(' ')? + 1;
+    let end = text.find_last(b' ')? + 1;
     let before = text[..end].trim_end_matches(' ');
     (!before.is_empty()).then_some(end)
 }
@@ -123,7 +124,7 @@ pub(super) fn tags_are_cites(text: &str) -> bool {
 /// and none closes before it opens.
 pub(super) fn cite_tags(text: &str) -> Option<usize> {
     let mut depth = 0usize;
-    for (at, _) in text.match_indices('<') {
+    for at in memchr::memchr_iter(b'<', text.as_bytes()) {
         let tag = text.as_bytes().get(at + 1..)?;
         let starts = |name: &[u8]| {
             tag.get(..name.len())
@@ -157,7 +158,7 @@ pub(super) fn cites_paired(text: &str, html: &str) -> bool {
                 .is_some_and(|name| name.eq_ignore_ascii_case(b"cite"))
         })
         .count();
-    tags == html.matches("data-citation-kind=\"cite\"").count()
+    tags == memchr::memmem::find_iter(html.as_bytes(), r#"data-citation-kind="cite""#).count()
 }
 
 /// Whether a line of `text` starts with `<`: it may open an HTML block,
@@ -204,12 +205,10 @@ pub(super) fn has_url_like_word(text: &str) -> bool {
     if !text.bytes().any(may_be_url) {
         return false;
     }
-    let contains_www = |word: &str| {
-        word.as_bytes()
-            .windows(4)
-            .any(|w| w.eq_ignore_ascii_case(b"www."))
-    };
-    if text.contains([':', '@']) || text.split(' ').any(contains_www) {
+    let bytes = text.as_bytes();
+    if bytes.iter().any(|&b| b == b':' || b == b'@')
+        || bytes.windows(4).any(|w| w.eq_ignore_ascii_case(b"www."))
+    {
         return true;
     }
     // (`*www.` and `(https://` are URLs being typed too.)
@@ -257,7 +256,7 @@ pub(super) fn text_run_is_settled(text: &str) -> bool {
 /// The inline content of the innermost block that `head` leaves open.
 pub(super) fn innermost_block(head: &str) -> &str {
     let mut end = head.len();
-    while let Some(lt) = head[..end].rfind('<') {
+    while let Some(lt) = head[..end].find_last(b'<') {
         let tag = &head[lt..];
         let opens_block = ["<p>", "<li>"].iter().any(|t| tag.starts_with(t))
             || (tag.len() >= 4
@@ -279,7 +278,11 @@ pub(super) fn split_closers(html: &str) -> Option<(&str, &str, bool)> {
     let mut innermost = None;
     loop {
         let trimmed = html[..end].trim_end_matches('\n');
-        let Some(tag_start) = trimmed.ends_with('>').then(|| trimmed.rfind('<')).flatten() else {
+        let Some(tag_start) = trimmed
+            .ends_with('>')
+            .then(|| trimmed.find_last(b'<'))
+            .flatten()
+        else {
             break;
         };
         let tag = &trimmed[tag_start..];

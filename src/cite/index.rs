@@ -186,8 +186,9 @@ pub(crate) struct IndexBuilder {
     diagnostics: Vec<Diagnostic>,
     /// (source position, uses) in order of first use.
     cited: Vec<(usize, u32)>,
-    /// Source position → index into `cited`.
-    cited_slot: BTreeMap<usize, usize>,
+    /// Source position → 1 + its index into `cited`, 0 when uncited. (A
+    /// flat table: every part of a streamed message copies it.)
+    cited_slot: Vec<u32>,
     /// Occurrences recorded before this builder's first one.
     earlier: usize,
     /// Maps a range in the parsed text to a range in the message.
@@ -249,12 +250,18 @@ impl IndexBuilder {
 
     /// Records a use of the source at `position`; returns its display number.
     pub(crate) fn cite_source(&mut self, position: usize) -> u32 {
-        let slot = *self.cited_slot.entry(position).or_insert_with(|| {
+        if self.cited_slot.len() <= position {
+            self.cited_slot.resize(position + 1, 0);
+        }
+        if self.cited_slot[position] == 0 {
             self.cited.push((position, 0));
-            self.cited.len() - 1
-        });
-        self.cited[slot].1 += 1;
-        u32::try_from(slot + 1).unwrap_or(u32::MAX)
+            self.cited_slot[position] = u32::try_from(self.cited.len()).unwrap_or(u32::MAX);
+        }
+        let number = self.cited_slot[position];
+        if let Some((_, uses)) = self.cited.get_mut(number as usize - 1) {
+            *uses += 1;
+        }
+        number
     }
 
     /// The occurrence with this ordinal.
@@ -308,7 +315,7 @@ impl IndexBuilder {
             .collect();
         let supplied = table.sources.map_or(0, <[Source]>::len);
         let uncited = (0..supplied)
-            .filter(|p| !self.cited_slot.contains_key(p))
+            .filter(|&p| self.cited_slot.get(p).is_none_or(|&slot| slot == 0))
             .filter_map(|p| to_use((p, 0), None))
             .collect();
         CitationIndex {

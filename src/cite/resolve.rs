@@ -70,25 +70,31 @@ pub(crate) struct Resolver<'o> {
 /// The tables a resolver looks things up in.
 struct Lookups<'o> {
     table: SourceTable<'o>,
-    /// Whether each source's `href` passes the URL policy (checked once).
-    source_href_allowed: Vec<bool>,
+    /// Whether each source's `href` passes the URL policy, checked when a
+    /// citation first shows it (a streamed piece cites one or two sources).
+    source_href_allowed: Vec<OnceCell<bool>>,
 }
 
 impl<'o> Lookups<'o> {
     fn new(options: &'o Options) -> Self {
+        let sources = options.sources.as_deref().unwrap_or_default();
         Lookups {
             table: SourceTable::of(options),
-            source_href_allowed: options
-                .sources
-                .iter()
-                .flatten()
-                .map(|s| {
-                    s.href
-                        .as_deref()
-                        .is_some_and(|h| url::is_allowed(h, options.urls))
-                })
-                .collect(),
+            source_href_allowed: vec![OnceCell::new(); sources.len()],
         }
+    }
+
+    /// Whether the source at `position` has an `href` the URL policy allows.
+    fn href_allowed(&self, position: usize, options: &Options) -> bool {
+        let Some(allowed) = self.source_href_allowed.get(position) else {
+            return false;
+        };
+        *allowed.get_or_init(|| {
+            self.table
+                .get(position)
+                .and_then(|s| s.href.as_deref())
+                .is_some_and(|h| url::is_allowed(h, options.urls))
+        })
     }
 }
 
@@ -228,13 +234,7 @@ impl<'o> Resolver<'o> {
             .and_then(|n| self.index.source_position(n));
         let source = position.and_then(|p| self.table().get(p));
         let source_href = position
-            .filter(|&p| {
-                self.lookups()
-                    .source_href_allowed
-                    .get(p)
-                    .copied()
-                    .unwrap_or(false)
-            })
+            .filter(|&p| self.lookups().href_allowed(p, self.options))
             .and_then(|_| source?.href.as_deref());
         let written_href = || {
             occurrence

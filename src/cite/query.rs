@@ -64,6 +64,9 @@ pub(crate) fn parse_query_link(url: &str) -> Option<QueryLink> {
 /// whether any were trimmed.
 fn parse_trimmed(encoded: &str) -> Option<(serde_json::Value, bool)> {
     let decoded = percent_decode_str(encoded).decode_utf8_lossy();
+    if let Some(parsed) = parse_before_strays(&decoded) {
+        return Some(parsed);
+    }
     let mut json: &str = &decoded;
     for _ in 0..=MAX_TRIMMED {
         if json.is_empty() {
@@ -73,13 +76,29 @@ fn parse_trimmed(encoded: &str) -> Option<(serde_json::Value, bool)> {
             return Some((value, json.len() < decoded.len()));
         }
         let last = json.chars().next_back()?;
-        if !matches!(last, ')' | ']' | '}' | '.' | ',' | ';' | '"' | '\'') && !last.is_whitespace()
-        {
+        if !is_stray(last) {
             return None;
         }
         json = &json[..json.len() - last.len_utf8()];
     }
     None
+}
+
+/// The common case of [`parse_trimmed`] in one parse: a JSON value, then
+/// only stray characters (at most [`MAX_TRIMMED`]). `None` sends the text
+/// to trimming one character at a time.
+fn parse_before_strays(json: &str) -> Option<(serde_json::Value, bool)> {
+    let mut values = serde_json::Deserializer::from_str(json).into_iter::<serde_json::Value>();
+    let value = values.next()?.ok()?;
+    let rest = &json[values.byte_offset()..];
+    let strays = rest.trim_start();
+    let all_stray = strays.chars().count() <= MAX_TRIMMED && strays.chars().all(is_stray);
+    all_stray.then_some((value, !strays.is_empty()))
+}
+
+/// What LLMs leave after a query link's JSON.
+fn is_stray(c: char) -> bool {
+    matches!(c, ')' | ']' | '}' | '.' | ',' | ';' | '"' | '\'') || c.is_whitespace()
 }
 
 #[cfg(test)]

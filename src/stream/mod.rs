@@ -477,6 +477,21 @@ mod tests {
     }
 
     #[test]
+    fn cached_tail_adds_list_items_one_by_one() {
+        let mut message = String::from("Steps [1]:\n\n");
+        for item in 0..40 {
+            // (An unclosed `**` or backtick stays in its item.)
+            let odd = if item % 7 == 3 { " **open" } else { "" };
+            message.push_str(&format!("- step {item} [{}] *done*{odd}\n", item % 3 + 1));
+        }
+        message
+            .push_str("\n1. first\n2. second `code\n3) other list\n+ bullets\n+ more\n\nAfter.\n");
+        for chunk in [1, 2, 4, 7, 64] {
+            assert_cached_tail_is_whole(&message, chunk, &Options::default());
+        }
+    }
+
+    #[test]
     fn cached_tail_adds_table_rows_one_by_one() {
         let mut message = String::from("Costs [1]:\n\n| item | cost |\n|:--|--:|\n");
         for row in 0..30 {

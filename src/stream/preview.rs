@@ -65,7 +65,7 @@ pub(super) fn preview(open: &str) -> Preview<'_> {
             .map(|fence| fence.char);
         return shown(Cow::Borrowed(open), None, in_margin_fence);
     }
-    let block_start = last_block_start(open);
+    let block_start = preview_block_start(open);
     let block = &open[block_start..];
     let mut edited = block.to_owned();
     let holds_row = hide_table_without_delimiter(&mut edited);
@@ -94,8 +94,28 @@ pub(super) fn preview(open: &str) -> Preview<'_> {
     shown(text, holds_row, None)
 }
 
-/// Where the last block starts: after the last blank line.
+/// Where the preview's last block starts: at the last line when the line
+/// before is a one-line list item (inline syntax never spans two items, so
+/// a long list is looked at one item at a time), else where the last
+/// block starts. (Only the lines before the last decide: what the preview
+/// does must not change while a line is typed.)
+fn preview_block_start(text: &str) -> usize {
+    after_list_item(text).map_or_else(|| after_blank_line(text), |after| after.line_start)
+}
+
+/// Where the last block starts: after the last blank line, or at the last
+/// line when it starts the next item of a list of one-line items.
 pub(super) fn last_block_start(text: &str) -> usize {
+    if let Some(after) = after_list_item(text).filter(|after| {
+        item_marker(&text[after.line_start..]).is_some_and(|(mark, _)| mark == after.mark)
+    }) {
+        return after.line_start;
+    }
+    after_blank_line(text)
+}
+
+/// Where the text after the last blank line starts.
+fn after_blank_line(text: &str) -> usize {
     let mut at = text.len();
     while let Some(newline) = text[..at].find_last(b'\n') {
         let line_start = text[..newline].find_last(b'\n').map_or(0, |i| i + 1);
@@ -108,6 +128,75 @@ pub(super) fn last_block_start(text: &str) -> usize {
         }
     }
     0
+}
+
+/// How a list item at the margin is marked: its bullet, or the delimiter
+/// after its number. Items of one list repeat it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ItemMark {
+    Bullet(u8),
+    Ordered(u8),
+}
+
+impl ItemMark {
+    /// The start of the list's opening tag, and its closing tag.
+    pub(super) fn list_tags(self) -> (&'static str, &'static str) {
+        match self {
+            ItemMark::Bullet(_) => ("<ul>", "</ul>\n"),
+            ItemMark::Ordered(_) => ("<ol", "</ol>\n"),
+        }
+    }
+}
+
+/// The mark opening `line` as a list item at the margin, and the rest of
+/// the line after it (empty, or its spaces then its content).
+pub(super) fn item_marker(line: &str) -> Option<(ItemMark, &str)> {
+    let bytes = line.as_bytes();
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    let (mark, rest) = match (digits, bytes.get(digits).copied()?) {
+        (0, c @ (b'-' | b'*' | b'+')) => (ItemMark::Bullet(c), &line[1..]),
+        (1..=9, d @ (b'.' | b')')) => (ItemMark::Ordered(d), &line[digits + 1..]),
+        _ => return None,
+    };
+    (rest.is_empty() || rest.starts_with(' ')).then_some((mark, rest))
+}
+
+/// The mark of `line` (without its newline) when it is a list item at the
+/// margin holding one line of content: the marker, one to four spaces
+/// (five would start indented code), then text. A line of `-` or `*` and
+/// spaces is a thematic break instead.
+pub(super) fn one_line_item(line: &str) -> Option<ItemMark> {
+    let (mark, rest) = item_marker(line)?;
+    let content = rest.trim_start_matches(' ');
+    let spaces = rest.len() - content.len();
+    let rule = matches!(mark, ItemMark::Bullet(b'-' | b'*'))
+        && line.bytes().all(|b| b == line.as_bytes()[0] || b == b' ');
+    let plain_line = !line.contains(['\t', '\r', '\n']);
+    ((1..=4).contains(&spaces) && !content.is_empty() && !rule && plain_line).then_some(mark)
+}
+
+/// The last line of a text whose line before is a one-line list item.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct AfterListItem {
+    /// Where the last line starts.
+    pub(super) line_start: usize,
+    /// Where the item's line starts.
+    pub(super) item_start: usize,
+    pub(super) mark: ItemMark,
+}
+
+/// Whether the line before the last line of `text` is a one-line list
+/// item at the margin.
+pub(super) fn after_list_item(text: &str) -> Option<AfterListItem> {
+    let line_start = text.find_last(b'\n')? + 1;
+    let item_end = line_start - 1;
+    let item_start = text[..item_end].find_last(b'\n').map_or(0, |i| i + 1);
+    let mark = one_line_item(&text[item_start..item_end])?;
+    Some(AfterListItem {
+        line_start,
+        item_start,
+        mark,
+    })
 }
 
 /// A code fence: its character, length and indentation.

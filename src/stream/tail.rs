@@ -36,7 +36,10 @@ use pulldown_cmark_escape::escape_html_body_text;
 
 mod text;
 
-use super::preview::{is_delimiter_row, last_block_start, preview, Preview, RowHold};
+use super::preview::{
+    after_list_item, is_delimiter_row, item_marker, last_block_start, preview, ItemMark, Preview,
+    RowHold,
+};
 use super::FindLast;
 use crate::cite::index::IndexBuilder;
 use text::{
@@ -62,6 +65,22 @@ pub(super) struct Tail {
     /// While the preview shows the same (a row or a tag held back), so
     /// does the tail.
     last_whole: Option<Rendering>,
+    /// A list's items before the line being typed, kept while it grows.
+    list: Option<ListHead>,
+}
+
+/// The HTML of the open text before a list item's line: the list's items
+/// so far, its closing tag left off. A line that starts the list's next
+/// item renders alone (as a list of one) and goes after it: in a tight
+/// list, a one-line item renders the same alone and in the list, so a
+/// long list costs each item once, not the whole list at each line.
+#[derive(Debug, Clone)]
+struct ListHead {
+    /// Where the line after the items starts.
+    item_start: usize,
+    head: String,
+    /// The citation state after the items.
+    index: IndexBuilder,
 }
 
 /// What the preview showed, its HTML, and the citation state after it.
@@ -91,6 +110,23 @@ impl Rendering {
                 (html, index)
             }
         }
+    }
+}
+
+/// A list rendered alone, its opening tag left off (what follows a
+/// [`ListHead`]'s items).
+fn after_list_opening(html: &str, mark: ItemMark) -> Option<&str> {
+    let (opening, closing) = mark.list_tags();
+    if !html.starts_with(opening) || !html.ends_with(closing) {
+        return None;
+    }
+    html.get(html.find('\n')? + 1..)
+}
+
+impl ListHead {
+    /// The list's items, then `html`, more of the list rendered alone.
+    fn and_then(&self, html: &str, mark: ItemMark) -> Option<String> {
+        Some([self.head.as_str(), after_list_opening(html, mark)?].concat())
     }
 }
 
@@ -211,8 +247,10 @@ impl Tail {
             return html;
         }
         let shown = preview(open);
-        let (html, index) =
-            Rendering::of(&mut self.last_whole, &shown.text, |text| render(text, None));
+        let (html, index) = match self.list_tail(open, line_start, &shown.text, render) {
+            Some(rendered) => rendered,
+            None => Rendering::of(&mut self.last_whole, &shown.text, |text| render(text, None)),
+        };
         self.remember(open, line_start, &shown, &html, index);
         html
     }
@@ -350,6 +388,73 @@ impl Tail {
         Some(html)
     }
 
+    /// The tail as shown (`shown` being the preview of `open`) when its last
+    /// line starts a list's next item: the list's items so far, then the
+    /// line rendered alone.
+    fn list_tail(
+        &mut self,
+        open: &str,
+        line_start: usize,
+        shown: &str,
+        render: &Render<'_>,
+    ) -> Option<(String, IndexBuilder)> {
+        let (list, mark) = self.list_head(open, line_start, render)?;
+        // (The preview edits the last line only, after a list item.)
+        let line = shown.strip_prefix(&open[..line_start])?;
+        if line.is_empty() {
+            let (_, closing) = mark.list_tags();
+            return Some(([list.head.as_str(), closing].concat(), list.index.clone()));
+        }
+        let (html, index) = render(line, Some(&list.index));
+        Some((list.and_then(&html, mark)?, index))
+    }
+
+    /// The [`ListHead`] before the line starting at `line_start`, when the
+    /// line starts an item of the list whose one-line item the line before
+    /// is: the one kept for the line before with that line added, or made
+    /// by rendering the text before the line whole (once per list).
+    fn list_head(
+        &mut self,
+        open: &str,
+        line_start: usize,
+        render: &Render<'_>,
+    ) -> Option<(&ListHead, ItemMark)> {
+        let after = after_list_item(open).filter(|after| after.line_start == line_start)?;
+        let (item_start, before_start, mark) = (after.line_start, after.item_start, after.mark);
+        // (The line must start the list's next item.)
+        if item_marker(&open[item_start..])?.0 != mark {
+            return None;
+        }
+        let list = match self.list.take() {
+            Some(list) if list.item_start == item_start => list,
+            Some(mut list) if list.item_start == before_start => {
+                let (html, index) = render(&open[before_start..item_start], Some(&list.index));
+                let (_, closing) = mark.list_tags();
+                list.head
+                    .push_str(after_list_opening(&html, mark)?.strip_suffix(closing)?);
+                list.index.absorb(index);
+                list.item_start = item_start;
+                list
+            }
+            _ => {
+                let (html, index) = render(&open[..item_start], None);
+                let head = html.strip_suffix(mark.list_tags().1)?;
+                // (A loose list wraps its items in paragraphs, which one
+                // rendered alone would not have.)
+                let last_item = &head[head.rfind("<li>")?..];
+                if last_item.starts_with("<li>\n") || !last_item.ends_with("</li>\n") {
+                    return None;
+                }
+                ListHead {
+                    item_start,
+                    head: head.to_owned(),
+                    index,
+                }
+            }
+        };
+        Some((self.list.insert(list), mark))
+    }
+
     /// Sets up [`State::Inline`] at the last word boundary of the last
     /// line, if the text before it is settled; returns the tail.
     fn settle_inline(
@@ -373,10 +478,9 @@ impl Tail {
         let block = &open[last_block_start(open)..];
         if line.contains(['\t', '\r'])
             || block.contains('|')
-            || open.contains("[^")
-            || open.contains("]:")
-            || open.contains("```")
-            || open.contains("~~~")
+            || ["[^", "]:", "```", "~~~"]
+                .iter()
+                .any(|needle| memchr::memmem::find(open.as_bytes(), needle.as_bytes()).is_some())
             || !tags_are_cites(block)
         {
             return None;
@@ -405,7 +509,15 @@ impl Tail {
             return None;
         }
         let settled = &open[..at];
-        let (html, index) = render(&[settled, stand_in].concat(), None);
+        let (html, index) = self
+            .list_head(open, line_start, render)
+            .and_then(|(list, mark)| {
+                // The item so far, as a list of one after the list's items.
+                let item = [&open[line_start..at], stand_in].concat();
+                let (html, index) = render(&item, Some(&list.index));
+                Some((list.and_then(&html, mark)?, index))
+            })
+            .unwrap_or_else(|| render(&[settled, stand_in].concat(), None));
         let split = split_closers(&html).and_then(|(head, closers, heading)| {
             Some((head.strip_suffix(stand_in)?, closers, heading))
         });

@@ -16,26 +16,33 @@ pub(crate) fn parser_options() -> ParserOptions {
         | ParserOptions::ENABLE_GFM
 }
 
+/// The one broken-link callback type of every parser here. pulldown-cmark's
+/// parser is generic over its callback, so a second type (its
+/// `DefaultBrokenLinkCallback` for [`parse`]) would compile the whole inline
+/// parser twice (~20 KB of the npm package's wasm); a boxed closure, absent
+/// where nothing is noted, keeps it to one copy.
+pub(crate) type OnBrokenLink<'c, 'a> =
+    Box<dyn FnMut(BrokenLink<'a>) -> Option<(CowStr<'a>, CowStr<'a>)> + 'c>;
+
 /// A parser over `markdown` whose events carry their source byte ranges.
-pub(crate) fn parse(
-    markdown: &str,
-) -> pulldown_cmark::OffsetIter<'_, pulldown_cmark::DefaultBrokenLinkCallback> {
-    Parser::new_ext(markdown, parser_options()).into_offset_iter()
+pub(crate) fn parse(markdown: &str) -> pulldown_cmark::OffsetIter<'_, OnBrokenLink<'static, '_>> {
+    // No callback: what `Parser::new_ext` does.
+    Parser::new_with_broken_link_callback(markdown, parser_options(), None).into_offset_iter()
 }
 
 /// A parser over `markdown` that calls `on_broken_link` for every
 /// reference-style link whose label has no definition.
-pub(crate) fn parse_noting_broken_links<'a, F>(
+pub(crate) fn parse_noting_broken_links<'c, 'a, F>(
     markdown: &'a str,
     mut on_broken_link: F,
-) -> pulldown_cmark::OffsetIter<'a, impl pulldown_cmark::BrokenLinkCallback<'a>>
+) -> pulldown_cmark::OffsetIter<'a, OnBrokenLink<'c, 'a>>
 where
-    F: FnMut(BrokenLink<'a>),
+    F: FnMut(BrokenLink<'a>) + 'c,
 {
-    let callback = move |link: BrokenLink<'a>| -> Option<(CowStr<'a>, CowStr<'a>)> {
+    let callback: OnBrokenLink<'c, 'a> = Box::new(move |link| {
         on_broken_link(link);
         None
-    };
+    });
     Parser::new_with_broken_link_callback(markdown, parser_options(), Some(callback))
         .into_offset_iter()
 }

@@ -1,9 +1,10 @@
 // Turns one cargo-built wasm into one package entry's generated files:
 //
-//   node pkg/scripts/build.mjs ENTRY INPUT.wasm WASM_BINDGEN [WASM_OPT_LEVEL]
+//   node pkg/scripts/build.mjs ENTRY INPUT.wasm WASM_BINDGEN [WASM_OPT_FLAG...]
 //
 // 1. wasm-bindgen --target web           -> JS glue + bindgen'd wasm (scratch dir)
-// 2. wasm-opt (npm `binaryen`, pinned)   -> optimized wasm
+// 2. wasm-opt (npm `binaryen`, pinned)   -> optimized wasm (flags: the level and
+//    any more, e.g. `-Os --converge`; default -O3)
 // 3. the glue's `new URL('…_bg.wasm', import.meta.url)` fallback is removed,
 //    so bundlers do not go looking for a .wasm file the package does not ship
 // 4. the wasm is written as base64 in an ES module (`export default "…"`)
@@ -15,9 +16,10 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const [entry, input, wasmBindgen, level = "-O3"] = process.argv.slice(2);
+const [entry, input, wasmBindgen, ...optFlags] = process.argv.slice(2);
+const level = optFlags.length ? optFlags : ["-O3"];
 if (!entry || !input || !wasmBindgen) {
-  console.error("usage: build.mjs ENTRY INPUT.wasm WASM_BINDGEN [WASM_OPT_LEVEL]");
+  console.error("usage: build.mjs ENTRY INPUT.wasm WASM_BINDGEN [WASM_OPT_FLAG...]");
   process.exit(2);
 }
 const pkg = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -54,7 +56,7 @@ const optimized = join(scratch, "citemark.opt.wasm");
 // Features Rust's wasm32-unknown-unknown target enables by default (1.82+);
 // every engine citemark supports (Node >= 20, evergreen browsers) has them.
 run(join(pkg, "node_modules", ".bin", "wasm-opt"), [
-  level,
+  ...level,
   "--enable-bulk-memory",
   "--enable-sign-ext",
   "--enable-mutable-globals",

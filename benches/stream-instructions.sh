@@ -20,3 +20,11 @@ for size in 2048 20480 204800; do
       'BEGIN { printf "%-8s %6s %15.1fx %15.1fx\n", s, c, p / o, f / o }'
   done
 done
+# One long list of one-line items (the tail after every push, 4-byte chunks):
+# each item should cost about the same, however long the list is.
+printf '%-8s %6s %16s\n' list chunk tail-every-push
+for size in 2048 20480 40960; do
+  one=$(( $(count one $size 4 list) - startup ))
+  push=$(( $(count push $size 4 list) - startup ))
+  awk -v s=$size -v p=$push -v o=$one 'BEGIN { printf "%-8s %6s %15.1fx\n", s, 4, p / o }'
+done

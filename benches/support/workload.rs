@@ -26,6 +26,24 @@ pub fn corpus(target: usize) -> (String, Options) {
     (text, options)
 }
 
+/// One long list of cited one-line items, at least `target` bytes: the
+/// shape that once made every line re-render the whole list. (Counted by
+/// `benches/stream-instructions.sh` through `examples/stream_cost.rs`.)
+#[allow(dead_code)]
+pub fn list_corpus(target: usize) -> (String, Options) {
+    let (_, options) = corpus(0);
+    let mut text = String::from("Findings:\n\n");
+    let mut item = 0;
+    while text.len() < target {
+        item += 1;
+        text.push_str(&format!(
+            "- Item {item} has **some** text and a citation [{}] here.\n",
+            item % 3 + 1
+        ));
+    }
+    (text, options)
+}
+
 /// `text` in pieces of `size` bytes, each stretched to a char boundary.
 pub fn str_chunks(text: &str, size: usize) -> impl Iterator<Item = &str> {
     let mut from = 0;

@@ -59,7 +59,7 @@ pub(crate) struct Citations<'a, 'o, I> {
     /// where each starts; see [`Citations::with_marker_definitions`].
     marker_definitions: Vec<(String, usize)>,
     /// The range of the reference link being written back as its text.
-    unlinking: Option<(LinkType, Range<usize>)>,
+    unlinking: Option<Unlinking>,
 }
 
 impl<'a, 'o, I> Citations<'a, 'o, I>
@@ -125,17 +125,28 @@ where
                 id,
                 ..
             }) if self.unlinking.is_none() && self.refers_forward(id, range.start) => {
-                self.unlinking = Some((*link_type, range.clone()));
+                self.unlinking = Some(Unlinking {
+                    link_type: *link_type,
+                    link: range.clone(),
+                    content_end: range.start + 1,
+                });
                 *range = range.start..range.start + 1;
                 *event = self.source_text(range);
             }
             Event::End(TagEnd::Link) if self.unlinking.is_some() => {
-                let Some((link_type, link)) = self.unlinking.take() else {
+                let Some(Unlinking {
+                    link_type,
+                    link,
+                    content_end,
+                }) = self.unlinking.take()
+                else {
                     return;
                 };
                 let source = self.markdown.get(link.clone()).unwrap_or_default();
+                // (`][label]` follows the text; pulldown-cmark also reads
+                // `[1]\[1]` as one, so it is found after the text's end.)
                 let closing = match link_type {
-                    LinkType::Reference => source.rfind("][").unwrap_or(source.len()),
+                    LinkType::Reference => content_end.saturating_sub(link.start),
                     _ => source.len().saturating_sub(1),
                 };
                 // pulldown-cmark leaves the `[]` of `[1][]` out of the range.
@@ -150,10 +161,14 @@ where
                     }
                     _ => link.end,
                 };
-                *range = link.start + closing..end;
+                *range = (link.start + closing).min(end)..end;
                 *event = self.source_text(range);
             }
-            _ => {}
+            _ => {
+                if let Some(unlinking) = &mut self.unlinking {
+                    unlinking.content_end = unlinking.content_end.max(range.end);
+                }
+            }
         }
     }
 
@@ -271,6 +286,15 @@ fn normalize_label(label: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
         .to_lowercase()
+}
+
+/// A reference link being written back as its text (see
+/// [`Citations::with_marker_definitions`]).
+struct Unlinking {
+    link_type: LinkType,
+    link: Range<usize>,
+    /// Where the link's text ends so far.
+    content_end: usize,
 }
 
 /// Something recognized inside a text run.
@@ -935,6 +959,20 @@ mod tests {
             "{}",
             plain.html
         );
+    }
+
+    #[test]
+    fn a_reference_to_a_later_definition_keeps_its_text() {
+        // pulldown-cmark reads `[1]\[1]` as one full reference link.
+        let md = "[1]\\[1]: x and [2][3] y\n\n[1]: https://x/\n[3]: https://y/\n";
+        let out = render(md, &Options::default());
+        assert!(
+            out.html.contains(r"</sup>\[1]: x and <sup>"),
+            "{}",
+            out.html
+        );
+        let keys: Vec<_> = out.citations.occurrences.iter().map(|o| &o.key).collect();
+        assert_eq!(keys, ["1", "2", "3"]);
     }
 
     #[test]

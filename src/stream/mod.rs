@@ -366,7 +366,13 @@ impl RenderContext<'_> {
             let before_paren = text
                 .get(link.span.end..)
                 .is_some_and(|rest| rest.starts_with('('));
-            if !marker_shaped || before_paren {
+            // (pulldown-cmark reads `[1]\[1]` as a full reference: its text
+            // comes out differently once defined.)
+            let odd_reference = link.link_type == LinkType::Reference
+                && text
+                    .get(link.span.clone())
+                    .is_some_and(|s| !s.contains("]["));
+            if !marker_shaped || before_paren || odd_reference {
                 let at = link.span.start.saturating_sub(base);
                 ambiguous_reference = Some(ambiguous_reference.map_or(at, |a| a.min(at)));
             }

@@ -37,8 +37,8 @@ use pulldown_cmark_escape::escape_html_body_text;
 mod text;
 
 use super::preview::{
-    after_list_item, is_delimiter_row, item_marker, last_block_start, preview, ItemMark, Preview,
-    RowHold,
+    after_list_item, is_delimiter_row, item_marker, last_block_start, one_line_item, preview,
+    ItemMark, Preview, RowHold,
 };
 use super::FindLast;
 use crate::cite::index::IndexBuilder;
@@ -111,6 +111,14 @@ impl Rendering {
             }
         }
     }
+}
+
+/// Whether `open` has footnotes, link reference definitions or fences,
+/// which change how a line renders in ways its own text cannot show.
+fn reaches_across_lines(open: &str) -> bool {
+    ["[^", "]:", "```", "~~~"]
+        .iter()
+        .any(|needle| memchr::memmem::find(open.as_bytes(), needle.as_bytes()).is_some())
 }
 
 /// A list rendered alone, its opening tag left off (what follows a
@@ -420,6 +428,9 @@ impl Tail {
         render: &Render<'_>,
     ) -> Option<(&ListHead, ItemMark)> {
         let after = after_list_item(open).filter(|after| after.line_start == line_start)?;
+        if reaches_across_lines(open) {
+            return None;
+        }
         let (item_start, before_start, mark) = (after.line_start, after.item_start, after.mark);
         // (The line must start the list's next item.)
         if item_marker(&open[item_start..])?.0 != mark {
@@ -427,8 +438,15 @@ impl Tail {
         }
         let list = match self.list.take() {
             Some(list) if list.item_start == item_start => list,
-            Some(mut list) if list.item_start == before_start => {
-                let (html, index) = render(&open[before_start..item_start], Some(&list.index));
+            // (After one line or a few, when the tail was not asked for at
+            // every line: all of them one-line items of the list.)
+            Some(mut list)
+                if list.item_start <= before_start
+                    && open[list.item_start..before_start]
+                        .split_terminator('\n')
+                        .all(|line| one_line_item(line) == Some(mark)) =>
+            {
+                let (html, index) = render(&open[list.item_start..item_start], Some(&list.index));
                 let (_, closing) = mark.list_tags();
                 list.head
                     .push_str(after_list_opening(&html, mark)?.strip_suffix(closing)?);
@@ -478,9 +496,7 @@ impl Tail {
         let block = &open[last_block_start(open)..];
         if line.contains(['\t', '\r'])
             || block.contains('|')
-            || ["[^", "]:", "```", "~~~"]
-                .iter()
-                .any(|needle| memchr::memmem::find(open.as_bytes(), needle.as_bytes()).is_some())
+            || reaches_across_lines(open)
             || !tags_are_cites(block)
         {
             return None;

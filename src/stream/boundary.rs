@@ -17,8 +17,9 @@ use super::FindLast;
 use crate::parse::{is_inline_end, is_inline_tag};
 
 /// The last candidate cut in `text`: the start of a complete non-blank
-/// line that follows a blank line.
-pub(super) fn last_cut(text: &str) -> Option<usize> {
+/// line that follows a blank line; none before the line starting at `from`
+/// (its lines were looked at before).
+pub(super) fn last_cut(text: &str, from: usize) -> Option<usize> {
     let complete = text.find_last(b'\n')? + 1;
     let mut line_end = complete;
     let mut later_line_start: Option<usize> = None;
@@ -35,7 +36,7 @@ pub(super) fn last_cut(text: &str) -> Option<usize> {
         } else {
             later_line_start = Some(line_start);
         }
-        if line_start == 0 {
+        if line_start <= from {
             return None;
         }
         line_end = line_start;
@@ -165,17 +166,21 @@ mod tests {
 
     #[test]
     fn cuts_follow_a_blank_line_and_precede_a_complete_line() {
-        assert_eq!(last_cut("a\n\nb\n"), Some(3));
+        assert_eq!(last_cut("a\n\nb\n", 0), Some(3));
         assert_eq!(
-            last_cut("a\n\nb"),
+            last_cut("a\n\nb", 0),
             None,
             "the line after the gap is still being typed"
         );
-        assert_eq!(last_cut("a\n\nb\n\nc\nd"), Some(6));
-        assert_eq!(last_cut("a\nb\n"), None);
-        assert_eq!(last_cut("a\n  \t\nb\n"), Some(6));
-        assert_eq!(last_cut(""), None);
-        assert_eq!(last_cut("\n\n"), None);
+        assert_eq!(last_cut("a\n\nb\n\nc\nd", 0), Some(6));
+        assert_eq!(last_cut("a\nb\n", 0), None);
+        assert_eq!(last_cut("a\n  \t\nb\n", 0), Some(6));
+        assert_eq!(last_cut("", 0), None);
+        assert_eq!(last_cut("\n\n", 0), None);
+        // Lines before `from` were looked at: only a blank line at `from`
+        // still counts.
+        assert_eq!(last_cut("a\n\nb\nc\nd\n", 5), None);
+        assert_eq!(last_cut("a\nb\n\nc\n", 4), Some(5));
     }
 
     fn early(text: &str) -> Option<usize> {

@@ -103,6 +103,9 @@ pub struct Stream {
     /// A cut in `open` that was tried and refused (the blocks before it go
     /// on); the next try waits for a later cut.
     refused_cut: Option<usize>,
+    /// No candidate cut starts before this line of `open` (its lines were
+    /// looked at): a long block is not walked again at every newline.
+    no_cut_before: usize,
     /// Something that a later part of the message could still change was
     /// committed-to-be (see the module docs): no more commits until finish.
     frozen: bool,
@@ -122,6 +125,7 @@ impl Stream {
             definitions: String::new(),
             index: IndexBuilder::new(),
             refused_cut: None,
+            no_cut_before: 0,
             frozen: false,
             tail: tail::Tail::default(),
         }
@@ -214,6 +218,7 @@ impl Stream {
         }
         let open = std::mem::take(&mut self.open);
         self.line_start = 0;
+        self.no_cut_before = 0;
         self.tail.reset();
         let written = self.context().render_open(&open, None, None);
         let mut patch = Patch {
@@ -263,9 +268,17 @@ impl Stream {
         let complete = self.line_start;
         let (cut, end) = match early_cut(&self.open, self.line_start) {
             Some(cut) => (cut, self.open.len()),
-            None => match last_cut(&self.open) {
+            None => match last_cut(&self.open, self.no_cut_before) {
                 Some(cut) => (cut, complete),
-                None => return,
+                None => {
+                    // (The last complete line may yet be the blank line
+                    // before a cut: it is looked at again.)
+                    let last_line_end = complete.saturating_sub(1);
+                    self.no_cut_before = self.open[..last_line_end]
+                        .find_last(b'\n')
+                        .map_or(0, |i| i + 1);
+                    return;
+                }
             },
         };
         if self.refused_cut.is_some_and(|refused| cut <= refused) {
@@ -303,6 +316,7 @@ impl Stream {
         self.tail.reset();
         self.committed += cut;
         self.refused_cut = None;
+        self.no_cut_before = 0;
     }
 
     /// Takes a rendered part's citations into the stream and the patch.

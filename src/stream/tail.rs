@@ -593,7 +593,9 @@ impl Tail {
             return Some(html);
         }
         let piece = [STAND_IN, pending].concat();
-        if preview(&piece).text != piece {
+        // (The preview of the whole block must leave it as it is too: its
+        // brackets pair up differently with the settled text before.)
+        if preview(&piece).text != piece || preview(open).text != open {
             return None;
         }
         line.compose_shown(&piece, render)

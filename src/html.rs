@@ -37,19 +37,7 @@ pub(crate) fn html_capacity(markdown_len: usize) -> usize {
 /// About one citation element with its attributes.
 const MIN_CAPACITY: usize = 256;
 
-/// Writes what `citations` makes of its events as HTML.
-pub(crate) fn write_html<'a, I>(
-    citations: &mut Citations<'a, '_, I>,
-    options: &Options,
-    capacity: usize,
-) -> String
-where
-    I: Iterator<Item = (Event<'a>, Range<usize>)>,
-{
-    write_html_part(citations, options, capacity).html
-}
-
-/// HTML written for one part of a message.
+/// HTML written for a message, or for one part of a streamed one.
 pub(crate) struct WrittenPart {
     pub(crate) html: String,
     /// Raw HTML opened in the part was still unbalanced at its end (a
@@ -60,7 +48,7 @@ pub(crate) struct WrittenPart {
 
 /// Writes what `citations` makes of its events as HTML, telling whether
 /// raw HTML was left open.
-pub(crate) fn write_html_part<'a, I>(
+pub(crate) fn write_html<'a, I>(
     citations: &mut Citations<'a, '_, I>,
     options: &Options,
     capacity: usize,

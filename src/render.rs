@@ -43,7 +43,7 @@ pub fn render(markdown: &str, options: &Options) -> Rendered {
     let definitions = marker_definitions(events.reference_definitions());
     let mut citations =
         Citations::new(markdown, events, options).with_marker_definitions(definitions);
-    let html = write_html(&mut citations, options, html_capacity(markdown.len()));
+    let html = write_html(&mut citations, options, html_capacity(markdown.len())).html;
     Rendered {
         html,
         citations: citations.finish(),

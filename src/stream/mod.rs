@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cite::index::{IndexBuilder, Offset};
 use crate::cite::{marker_definitions, Citations};
-use crate::html::{html_capacity, write_html_part, WrittenPart};
+use crate::html::{html_capacity, write_html, WrittenPart};
 use crate::options::Options;
 use crate::parse::parse_noting_broken_links;
 use crate::source::{Source, SourceTable};
@@ -411,7 +411,7 @@ impl RenderContext<'_> {
                 let WrittenPart {
                     html,
                     open_raw_html,
-                } = write_html_part(&mut citations, self.options, html_capacity(cut));
+                } = write_html(&mut citations, self.options, html_capacity(cut));
                 (html, open_raw_html, citations.into_index())
             }
             None => {
@@ -420,7 +420,7 @@ impl RenderContext<'_> {
                 let WrittenPart {
                     html,
                     open_raw_html,
-                } = write_html_part(&mut citations, self.options, html_capacity(open.len()));
+                } = write_html(&mut citations, self.options, html_capacity(open.len()));
                 (html, open_raw_html, citations.into_index())
             }
         };

@@ -25,6 +25,9 @@
 //!   tail stays the same until its line ends.
 //! - [`State::Table`]: in a table shown as typed, a row that has ended is
 //!   rendered alone and added, so a long table costs each row once.
+//! - Beside the states, a [`ListHead`]: in a tight list of one-line items,
+//!   the items so far, so that a line starting the next item renders alone
+//!   after them, and a long list costs each item once.
 //!
 //! A newline, or anything a state cannot vouch for, renders the open text
 //! whole and sets up a state again. Tests check push by push that the

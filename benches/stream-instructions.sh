@@ -20,11 +20,16 @@ for size in 2048 20480 204800; do
       'BEGIN { printf "%-8s %6s %15.1fx %15.1fx\n", s, c, p / o, f / o }'
   done
 done
-# One long list of one-line items (the tail after every push, 4-byte chunks):
-# each item should cost about the same, however long the list is.
-printf '%-8s %6s %16s\n' list chunk tail-every-push
-for size in 2048 20480 40960; do
-  one=$(( $(count one $size 4 list) - startup ))
-  push=$(( $(count push $size 4 list) - startup ))
-  awk -v s=$size -v p=$push -v o=$one 'BEGIN { printf "%-8s %6s %15.1fx\n", s, 4, p / o }'
+# Two shapes that keep a block open (4-byte chunks): one long list of one-line
+# items, and the answer after an undefined `[note]` (nothing can be committed
+# before the end): the tail after every push and once per 256 bytes.
+printf '%-8s %6s %16s %16s\n' shape size tail-every-push tail-per-frame
+for shape in list note; do
+  for size in 2048 20480 40960; do
+    one=$(( $(count one $size 4 $shape) - startup ))
+    push=$(( $(count push $size 4 $shape) - startup ))
+    frame=$(( $(count frame $size 4 $shape) - startup ))
+    awk -v n=$shape -v s=$size -v p=$push -v f=$frame -v o=$one \
+      'BEGIN { printf "%-8s %6s %15.1fx %15.1fx\n", n, s, p / o, f / o }'
+  done
 done

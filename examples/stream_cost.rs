@@ -2,12 +2,12 @@
 //! (`benches/stream-instructions.sh` counts instructions under callgrind,
 //! which a shared, noisy machine does not disturb).
 //!
-//! `cargo run --release --example stream_cost -- MODE BYTES CHUNK [list]`:
+//! `cargo run --release --example stream_cost -- MODE BYTES CHUNK [list|note]`:
 //! MODE is `one` (render once), `push` (the tail after every push) or
 //! `frame` (`push_deferred`, and the tail once per 256 bytes); the answer
 //! is `examples/answer.md` repeated to BYTES, fed in CHUNK-byte pieces —
 //! the workload of `benches/stream.rs` — or, with `list`, one long list of
-//! one-line items.
+//! one-line items; with `note`, the answer after an undefined `[note]`.
 
 use std::hint::black_box;
 
@@ -15,16 +15,19 @@ use citemark::render;
 
 #[path = "../benches/support/workload.rs"]
 mod workload;
-use workload::{corpus, list_corpus, stream_every_push, stream_per_frame};
+use workload::{
+    corpus, list_corpus, stream_every_push, stream_per_frame, undefined_reference_corpus,
+};
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: stream_cost one|push|frame BYTES CHUNK [list]";
+    let usage = "usage: stream_cost one|push|frame BYTES CHUNK [list|note]";
     let mode = args.next().expect(usage);
     let size: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
     let chunk: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
     let (text, options) = match args.next().as_deref() {
         Some("list") => list_corpus(size),
+        Some("note") => undefined_reference_corpus(size),
         None => corpus(size),
         Some(_) => panic!("{usage}"),
     };

@@ -27,8 +27,9 @@ pub fn corpus(target: usize) -> (String, Options) {
 }
 
 /// One long list of cited one-line items, at least `target` bytes: the
-/// shape that once made every line re-render the whole list. (Counted by
-/// `benches/stream-instructions.sh` through `examples/stream_cost.rs`.)
+/// shape that once made every line re-render the whole list. (This and
+/// the next are counted by `benches/stream-instructions.sh` through
+/// `examples/stream_cost.rs`.)
 #[allow(dead_code)]
 pub fn list_corpus(target: usize) -> (String, Options) {
     let (_, options) = corpus(0);
@@ -42,6 +43,15 @@ pub fn list_corpus(target: usize) -> (String, Options) {
         ));
     }
     (text, options)
+}
+
+/// The demo answer after a reference nothing defines (`[note]`): a later
+/// definition could still change it, so nothing can be committed until the
+/// end, and the whole answer stays in the tail.
+#[allow(dead_code)]
+pub fn undefined_reference_corpus(target: usize) -> (String, Options) {
+    let (answer, options) = corpus(target);
+    (["See [note] first.\n\n", &answer].concat(), options)
 }
 
 /// `text` in pieces of `size` bytes, each stretched to a char boundary.

@@ -19,9 +19,11 @@
 //! it (marker-shaped references such as `[1]` are citations whatever comes
 //! later, unless a `(` follows them; see the README). Footnotes (`[^1]`)
 //! are numbered across the message and also keep the rest open, as does
-//! raw HTML left unbalanced (`<details>` awaiting its `</details>`). Models
-//! rarely write these, and the message still renders correctly, only with a
-//! longer tail.
+//! raw HTML left unbalanced (`<details>` awaiting its `</details>`). The
+//! message still renders correctly, with a longer tail; and so that a long
+//! answer after an undefined `[note]` does not cost its whole tail at each
+//! push, its finished blocks are rendered once and kept at the head of the
+//! tail (a [`Provisional`] head) until a definition could change them.
 
 mod boundary;
 mod preview;
@@ -111,6 +113,22 @@ pub struct Stream {
     frozen: bool,
     /// What the tail keeps between pushes.
     tail: tail::Tail,
+    /// While frozen: the finished blocks at the start of the open text.
+    provisional: Option<Provisional>,
+    /// A definition or footnote came in while frozen: no provisional head
+    /// any more (it could change the blocks in it).
+    provisional_stopped: bool,
+}
+
+/// The HTML of the blocks before `cut` in the open text of a frozen stream:
+/// what a commit would have appended, held in the tail because a later
+/// definition may yet change it.
+#[derive(Debug, Clone)]
+struct Provisional {
+    cut: usize,
+    html: String,
+    /// The citation state after the blocks.
+    index: IndexBuilder,
 }
 
 impl Stream {
@@ -128,6 +146,8 @@ impl Stream {
             no_cut_before: 0,
             frozen: false,
             tail: tail::Tail::default(),
+            provisional: None,
+            provisional_stopped: false,
         }
     }
 
@@ -142,6 +162,7 @@ impl Stream {
     pub fn set_sources(&mut self, sources: Option<Vec<Source>>) {
         self.options.sources = sources;
         self.tail.reset();
+        self.provisional = None;
     }
 
     /// Adds `chunk` to the message; returns what became final and the new tail.
@@ -187,18 +208,42 @@ impl Stream {
     /// Its cost is bounded by what changed since the last call, mostly:
     /// plain words are added to the HTML kept from the last call.
     pub fn tail(&mut self) -> String {
+        if let Some(provisional) = &self.provisional {
+            if reaches_back(&self.open[provisional.cut..]) {
+                self.stop_provisional();
+            }
+        }
+        let (from, head, index) = match &self.provisional {
+            Some(p) => (p.cut, p.html.as_str(), &p.index),
+            None => (0, "", &self.index),
+        };
         // (Field by field: the tail renders while it is being updated.)
         let context = RenderContext {
             options: &self.options,
             definitions: &self.definitions,
             committed: self.committed,
-            index: &self.index,
+            index,
         };
-        self.tail
-            .render(&self.open, self.line_start, &|text, after| {
+        let rest = self.tail.render(
+            &self.open[from..],
+            self.line_start - from,
+            &|text, after| {
                 let written = context.render_open(text, after, None);
                 (written.html, written.index)
-            })
+            },
+        );
+        if head.is_empty() {
+            rest
+        } else {
+            [head, rest.as_str()].concat()
+        }
+    }
+
+    /// Drops the provisional head for good (until the message is finished).
+    fn stop_provisional(&mut self) {
+        self.provisional = None;
+        self.provisional_stopped = true;
+        self.tail.reset();
     }
 
     /// The tail rendered whole, as [`Stream::tail`] must show it.
@@ -231,6 +276,8 @@ impl Stream {
         self.definitions.clear();
         self.refused_cut = None;
         self.frozen = false;
+        self.provisional = None;
+        self.provisional_stopped = false;
         patch
     }
 
@@ -259,14 +306,18 @@ impl Stream {
     /// Commits the blocks before the last cut in the open text, if they
     /// are final.
     fn commit(&mut self, patch: &mut Patch) {
-        if self.frozen {
+        if self.frozen && self.provisional_stopped {
             return;
         }
         // Only complete lines take part (the last line may still change),
         // unless the last line's first letter already says it starts a
         // paragraph.
         let complete = self.line_start;
-        let (cut, end) = match early_cut(&self.open, self.line_start) {
+        // (A definition still being typed on the last line, `[a]: /`, would
+        // take part with its destination cut short.)
+        let early = early_cut(&self.open, self.line_start)
+            .filter(|_| !self.open[self.line_start..].contains("]:"));
+        let (cut, end) = match early {
             Some(cut) => (cut, self.open.len()),
             None => match last_cut(&self.open, self.no_cut_before) {
                 Some(cut) => (cut, complete),
@@ -284,6 +335,10 @@ impl Stream {
         if self.refused_cut.is_some_and(|refused| cut <= refused) {
             return;
         }
+        if self.frozen {
+            self.hold_provisionally(cut, end);
+            return;
+        }
         let open = self.open[..end].to_owned();
         let reached = Cell::new(Reached::NotYet);
         let written = self
@@ -297,6 +352,7 @@ impl Stream {
         }
         let closed = reached.get() != Reached::Straddled
             && !written.open_raw_html
+            && !written.definition_may_go_on
             && (written.html.is_empty() || written.html.ends_with('\n'));
         if !closed {
             self.refused_cut = Some(cut);
@@ -317,6 +373,56 @@ impl Stream {
         self.committed += cut;
         self.refused_cut = None;
         self.no_cut_before = 0;
+    }
+
+    /// In a frozen stream: renders the blocks between the provisional head
+    /// and `cut` as a commit would, and adds them to the head.
+    fn hold_provisionally(&mut self, cut: usize, end: usize) {
+        let from = self.provisional.as_ref().map_or(0, |p| p.cut);
+        if cut <= from {
+            return;
+        }
+        let text = self.open[from..end].to_owned();
+        let reached = Cell::new(Reached::NotYet);
+        let written = {
+            let mut context = self.context();
+            if let Some(p) = &self.provisional {
+                context.index = &p.index;
+            }
+            context.render_open(&text, None, Some((cut - from, &reached)))
+        };
+        if !written.new_definitions.is_empty() || reaches_back(&text[..cut - from]) {
+            self.stop_provisional();
+            return;
+        }
+        // (The preview of the rest must read fences as the preview of the
+        // whole open text does: from no fence open at the cut.)
+        if preview::leaves_fence_open(&text[..cut - from]) {
+            self.refused_cut = Some(cut);
+            return;
+        }
+        let closed = reached.get() != Reached::Straddled
+            && !written.open_raw_html
+            && (written.html.is_empty() || written.html.ends_with('\n'));
+        if !closed {
+            self.refused_cut = Some(cut);
+            return;
+        }
+        match &mut self.provisional {
+            Some(p) => {
+                p.html.push_str(&written.html);
+                p.index.absorb(written.index);
+                p.cut = cut;
+            }
+            None => {
+                self.provisional = Some(Provisional {
+                    cut,
+                    html: written.html,
+                    index: written.index,
+                })
+            }
+        }
+        self.tail.reset();
     }
 
     /// Takes a rendered part's citations into the stream and the patch.
@@ -392,6 +498,12 @@ impl RenderContext<'_> {
             }
         });
         let all_definitions = marker_definitions(events.reference_definitions());
+        // (A title may follow a definition on the next line.)
+        let text_end = text.trim_end().len();
+        let definition_may_go_on = events
+            .reference_definitions()
+            .iter()
+            .any(|(_, d)| d.span.end >= text_end);
         let new_definitions: Vec<String> = match cut {
             Some((cut, _)) => events
                 .reference_definitions()
@@ -430,6 +542,7 @@ impl RenderContext<'_> {
             index,
             ambiguous_reference,
             new_definitions,
+            definition_may_go_on,
         }
     }
 }
@@ -444,11 +557,22 @@ struct WrittenOpen {
     ambiguous_reference: Option<usize>,
     /// The source text of the definitions before the cut.
     new_definitions: Vec<String>,
+    /// A link reference definition ends the text: a title on the next
+    /// line would still change it.
+    definition_may_go_on: bool,
 }
 
 #[cfg(test)]
 #[path = "../../tests/common/mod.rs"]
 mod common;
+
+/// Whether `text` may hold a link reference definition or a footnote,
+/// which reach back to blocks before them.
+fn reaches_back(text: &str) -> bool {
+    ["]:", "[^"]
+        .iter()
+        .any(|needle| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some())
+}
 
 /// Finding the last newline or space: the tail looks back over the open
 /// text at every push, so the search is the vectorized one.
@@ -509,6 +633,47 @@ mod tests {
         for chunk in [1, 2, 4, 7, 64] {
             assert_cached_tail_is_whole(&message, chunk, &Options::default());
         }
+    }
+
+    #[test]
+    fn a_frozen_stream_keeps_its_finished_blocks_rendered() {
+        let mut message = String::from("See [note] first.\n\n");
+        for i in 0..12 {
+            message.push_str(&format!(
+                "Paragraph {i} cites [1] **boldly**.\n\n- a\n- b\n\n"
+            ));
+        }
+        for chunk in [1, 3, 16] {
+            assert_cached_tail_is_whole(&message, chunk, &Options::default());
+        }
+        let mut stream = Stream::new(Options::default());
+        for line in message.split_inclusive('\n') {
+            stream.push(line);
+        }
+        // Nothing is appended (the first block may still become a link),
+        // but the finished blocks are not rendered again at each push.
+        assert!(
+            stream
+                .provisional
+                .as_ref()
+                .is_some_and(|p| p.cut > message.len() / 2),
+            "{:?}",
+            stream.provisional
+        );
+        // The definition arrives: the head goes, and all renders as one.
+        let definition = "[note]: https://example.com/note\n";
+        let patch = stream.push(definition);
+        assert!(stream.provisional.is_none());
+        let tail = patch.tail.unwrap_or_default();
+        assert!(
+            tail.contains(r#"<a href="https://example.com/note""#),
+            "{tail}"
+        );
+        message.push_str(definition);
+        assert_eq!(
+            stream.finish().append,
+            render(&message, &Options::default()).html
+        );
     }
 
     #[test]

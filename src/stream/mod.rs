@@ -350,11 +350,7 @@ impl Stream {
             self.frozen = true;
             return;
         }
-        let closed = reached.get() != Reached::Straddled
-            && !written.open_raw_html
-            && !written.definition_may_go_on
-            && (written.html.is_empty() || written.html.ends_with('\n'));
-        if !closed {
+        if !written.closed_at_cut(reached.get()) {
             self.refused_cut = Some(cut);
             return;
         }
@@ -401,10 +397,7 @@ impl Stream {
             self.refused_cut = Some(cut);
             return;
         }
-        let closed = reached.get() != Reached::Straddled
-            && !written.open_raw_html
-            && (written.html.is_empty() || written.html.ends_with('\n'));
-        if !closed {
+        if !written.closed_at_cut(reached.get()) {
             self.refused_cut = Some(cut);
             return;
         }
@@ -560,6 +553,17 @@ struct WrittenOpen {
     /// A link reference definition ends the text: a title on the next
     /// line would still change it.
     definition_may_go_on: bool,
+}
+
+impl WrittenOpen {
+    /// Whether the blocks before the cut are over there: nothing straddles
+    /// it, no raw HTML is left open, and no definition could still change.
+    fn closed_at_cut(&self, reached: Reached) -> bool {
+        reached != Reached::Straddled
+            && !self.open_raw_html
+            && !self.definition_may_go_on
+            && (self.html.is_empty() || self.html.ends_with('\n'))
+    }
 }
 
 #[cfg(test)]

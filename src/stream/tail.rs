@@ -136,7 +136,7 @@ fn after_list_opening(html: &str, mark: ItemMark) -> Option<&str> {
 
 impl ListHead {
     /// The list's items, then `html`, more of the list rendered alone.
-    fn and_then(&self, html: &str, mark: ItemMark) -> Option<String> {
+    fn followed_by(&self, html: &str, mark: ItemMark) -> Option<String> {
         Some([self.head.as_str(), after_list_opening(html, mark)?].concat())
     }
 }
@@ -417,7 +417,7 @@ impl Tail {
             return Some(([list.head.as_str(), closing].concat(), list.index.clone()));
         }
         let (html, index) = render(line, Some(&list.index));
-        Some((list.and_then(&html, mark)?, index))
+        Some((list.followed_by(&html, mark)?, index))
     }
 
     /// The [`ListHead`] before the line starting at `line_start`, when the
@@ -534,7 +534,7 @@ impl Tail {
                 // The item so far, as a list of one after the list's items.
                 let item = [&open[line_start..at], stand_in].concat();
                 let (html, index) = render(&item, Some(&list.index));
-                Some((list.and_then(&html, mark)?, index))
+                Some((list.followed_by(&html, mark)?, index))
             })
             .unwrap_or_else(|| render(&[settled, stand_in].concat(), None));
         let split = split_closers(&html).and_then(|(head, closers, heading)| {

@@ -142,12 +142,11 @@ where
                 else {
                     return;
                 };
-                let source = self.markdown.get(link.clone()).unwrap_or_default();
                 // (`][label]` follows the text; pulldown-cmark also reads
                 // `[1]\[1]` as one, so it is found after the text's end.)
                 let closing = match link_type {
-                    LinkType::Reference => content_end.saturating_sub(link.start),
-                    _ => source.len().saturating_sub(1),
+                    LinkType::Reference => content_end,
+                    _ => link.end.saturating_sub(1),
                 };
                 // pulldown-cmark leaves the `[]` of `[1][]` out of the range.
                 let end = match link_type {
@@ -161,7 +160,7 @@ where
                     }
                     _ => link.end,
                 };
-                *range = (link.start + closing).min(end)..end;
+                *range = closing.min(end)..end;
                 *event = self.source_text(range);
             }
             _ => {

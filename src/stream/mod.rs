@@ -378,6 +378,17 @@ impl Stream {
         if cut <= from {
             return;
         }
+        let held = &self.open[from..cut];
+        if reaches_back(held) {
+            self.stop_provisional();
+            return;
+        }
+        // (The preview of the rest must read fences as the preview of the
+        // whole open text does: from no fence open at the cut.)
+        if preview::leaves_fence_open(held) {
+            self.refused_cut = Some(cut);
+            return;
+        }
         let text = self.open[from..end].to_owned();
         let reached = Cell::new(Reached::NotYet);
         let written = {
@@ -387,14 +398,8 @@ impl Stream {
             }
             context.render_open(&text, None, Some((cut - from, &reached)))
         };
-        if !written.new_definitions.is_empty() || reaches_back(&text[..cut - from]) {
+        if !written.new_definitions.is_empty() {
             self.stop_provisional();
-            return;
-        }
-        // (The preview of the rest must read fences as the preview of the
-        // whole open text does: from no fence open at the cut.)
-        if preview::leaves_fence_open(&text[..cut - from]) {
-            self.refused_cut = Some(cut);
             return;
         }
         if !written.closed_at_cut(reached.get()) {
@@ -573,7 +578,13 @@ mod common;
 /// Whether `text` may hold a link reference definition or a footnote,
 /// which reach back to blocks before them.
 fn reaches_back(text: &str) -> bool {
-    ["]:", "[^"]
+    contains_any(text, &["]:", "[^"])
+}
+
+/// Whether `text` contains any of `needles` (vectorized: the tail asks at
+/// every push).
+fn contains_any(text: &str, needles: &[&str]) -> bool {
+    needles
         .iter()
         .any(|needle| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some())
 }

@@ -43,7 +43,7 @@ use super::preview::{
     after_list_item, is_delimiter_row, item_marker, last_block_start, one_line_item, preview,
     ItemMark, Preview, RowHold,
 };
-use super::FindLast;
+use super::{contains_any, reaches_back, FindLast};
 use crate::cite::index::IndexBuilder;
 use text::{
     cite_tags, cites_paired, closes_before_opening, has_html_line, has_url_like_word,
@@ -119,9 +119,7 @@ impl Rendering {
 /// Whether `open` has footnotes, link reference definitions or fences,
 /// which change how a line renders in ways its own text cannot show.
 fn reaches_across_lines(open: &str) -> bool {
-    ["[^", "]:", "```", "~~~"]
-        .iter()
-        .any(|needle| memchr::memmem::find(open.as_bytes(), needle.as_bytes()).is_some())
+    reaches_back(open) || contains_any(open, &["```", "~~~"])
 }
 
 /// A list rendered alone, its opening tag left off (what follows a

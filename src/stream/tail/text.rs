@@ -4,7 +4,7 @@
 //! (its inline content, the tags closing its blocks, a stand-in's place).
 
 use super::TYPING;
-use crate::stream::preview::{preview, RowHold};
+use crate::stream::preview::{item_marker, preview, RowHold};
 use crate::stream::FindLast;
 
 /// `html` around its one [`TYPING`] character, which must be in text (not
@@ -85,13 +85,7 @@ pub(super) fn inline_content_start(line: &str) -> Option<usize> {
 /// The text after a list item's marker and its space, if `line` starts
 /// with one.
 pub(super) fn after_list_marker(line: &str) -> Option<&str> {
-    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-    let marker = match digits {
-        0 => line.strip_prefix(['-', '*', '+'])?,
-        1..=9 => line[digits..].strip_prefix(['.', ')'])?,
-        _ => return None,
-    };
-    marker.strip_prefix(' ')
+    item_marker(line)?.1.strip_prefix(' ')
 }
 
 /// A cheap first look for [`is_settled`]: words with an odd number of `*`

@@ -4,6 +4,7 @@
 //! position + 1); cite tags and short links look one up by `id`, after
 //! following [`Options::aliases`](crate::Options::aliases).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -88,15 +89,57 @@ impl Source {
     }
 }
 
-/// Lookup tables over the supplied sources, built once per render.
-pub(crate) struct SourceTable<'o> {
-    pub(crate) sources: Option<&'o [Source]>,
-    /// (id, position), sorted by id: cheaper to build than a hash map for
-    /// the few sources a message has, and a stream builds many tables.
-    by_id: Vec<(&'o str, usize)>,
+/// The order a list of sources is looked up in: by id and by number.
+/// It depends on the list alone, so a stream builds it once per list, not
+/// once per rendered piece.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SourceOrder {
+    /// Positions of the sources with an id, sorted by id (the first source
+    /// with an id only): cheaper to build than a hash map for the few
+    /// sources a message has.
+    by_id: Vec<usize>,
     /// (number, position), sorted by number: markers look up here a lot,
     /// and a binary search over a few numbers beats hashing.
     by_index: Vec<(u32, usize)>,
+}
+
+impl SourceOrder {
+    pub(crate) fn new(sources: Option<&[Source]>) -> Self {
+        let sources = sources.unwrap_or_default();
+        let id = |position: usize| sources[position].id.as_deref();
+        let mut by_id: Vec<usize> = (0..sources.len()).filter(|&p| id(p).is_some()).collect();
+        // The first source with an id wins (a stable sort keeps positions
+        // in order within an id).
+        by_id.sort_by_key(|&p| id(p));
+        by_id.dedup_by_key(|&mut p| id(p));
+        // (number, written explicitly?, position): an explicit `index` wins
+        // over another source's default one, and among equals the first.
+        let mut numbered: Vec<(u32, bool, usize)> = sources
+            .iter()
+            .enumerate()
+            .map(|(position, source)| {
+                let default = u32::try_from(position + 1).unwrap_or(u32::MAX);
+                (
+                    source.index.unwrap_or(default),
+                    source.index.is_none(),
+                    position,
+                )
+            })
+            .collect();
+        numbered.sort_unstable();
+        numbered.dedup_by_key(|&mut (number, _, _)| number);
+        let by_index = numbered
+            .into_iter()
+            .map(|(number, _, position)| (number, position))
+            .collect();
+        SourceOrder { by_id, by_index }
+    }
+}
+
+/// Lookups over the supplied sources.
+pub(crate) struct SourceTable<'o> {
+    pub(crate) sources: Option<&'o [Source]>,
+    order: Cow<'o, SourceOrder>,
     aliases: &'o BTreeMap<String, String>,
 }
 
@@ -108,42 +151,24 @@ impl<'o> SourceTable<'o> {
         sources: Option<&'o [Source]>,
         aliases: &'o BTreeMap<String, String>,
     ) -> Self {
-        let mut by_id = Vec::new();
-        // (number, written explicitly?, position): an explicit `index` wins
-        // over another source's default one, and among equals the first.
-        let mut numbered = Vec::new();
-        for (position, source) in sources.unwrap_or_default().iter().enumerate() {
-            if let Some(id) = &source.id {
-                by_id.push((id.as_str(), position));
-            }
-            let default = u32::try_from(position + 1).unwrap_or(u32::MAX);
-            numbered.push((
-                source.index.unwrap_or(default),
-                source.index.is_none(),
-                position,
-            ));
-        }
-        // The first source with an id wins (a stable sort keeps positions
-        // in order within an id).
-        by_id.sort_by_key(|&(id, _)| id);
-        by_id.dedup_by_key(|&mut (id, _)| id);
-        numbered.sort_unstable();
-        numbered.dedup_by_key(|&mut (number, _, _)| number);
-        let by_index = numbered
-            .into_iter()
-            .map(|(number, _, position)| (number, position))
-            .collect();
         SourceTable {
             sources,
-            by_id,
-            by_index,
+            order: Cow::Owned(SourceOrder::new(sources)),
             aliases,
         }
     }
 
-    /// The table over the sources and aliases of `options`.
-    pub(crate) fn of(options: &'o Options) -> Self {
-        SourceTable::new(options.sources.as_deref(), &options.aliases)
+    /// The table over the sources and aliases of `options`, in `order`
+    /// (built for them) when given.
+    pub(crate) fn of(options: &'o Options, order: Option<&'o SourceOrder>) -> Self {
+        match order {
+            Some(order) => SourceTable {
+                sources: options.sources.as_deref(),
+                order: Cow::Borrowed(order),
+                aliases: &options.aliases,
+            },
+            None => SourceTable::new(options.sources.as_deref(), &options.aliases),
+        }
     }
 
     /// Whether the host has said what its sources are (even none).
@@ -165,17 +190,19 @@ impl<'o> SourceTable<'o> {
 
     /// The position of the source with this id, if any.
     pub(crate) fn by_id(&self, id: &str) -> Option<usize> {
-        let at = self.by_id.binary_search_by_key(&id, |&(id, _)| id).ok()?;
-        Some(self.by_id[at].1)
+        let sources = self.sources?;
+        let by_id = &self.order.by_id;
+        let at = by_id
+            .binary_search_by_key(&Some(id), |&p| sources.get(p).and_then(|s| s.id.as_deref()))
+            .ok()?;
+        Some(by_id[at])
     }
 
     /// The position of the source with this number, if any.
     pub(crate) fn by_index(&self, number: u32) -> Option<usize> {
-        let at = self
-            .by_index
-            .binary_search_by_key(&number, |&(n, _)| n)
-            .ok()?;
-        Some(self.by_index[at].1)
+        let by_index = &self.order.by_index;
+        let at = by_index.binary_search_by_key(&number, |&(n, _)| n).ok()?;
+        Some(by_index[at].1)
     }
 
     pub(crate) fn get(&self, position: usize) -> Option<&'o Source> {

@@ -28,6 +28,7 @@ use pulldown_cmark::{CowStr, Event, LinkType, Tag, TagEnd};
 use crate::autolink::{find_autolinks, may_contain_autolink, Autolink};
 use crate::options::{Options, Syntaxes};
 use crate::parse::is_inline;
+use crate::source::SourceOrder;
 use index::{CitationIndex, CitationKind, DiagnosticKind, IndexBuilder};
 use resolve::Found;
 pub(crate) use resolve::{CitationView, Resolver};
@@ -101,6 +102,13 @@ where
         if self.resolver.options.syntaxes.markers {
             self.marker_definitions = definitions;
         }
+        self
+    }
+
+    /// Looks sources up in `order`, kept by the caller for the options'
+    /// sources (a stream renders many pieces against the same sources).
+    pub(crate) fn with_source_order(mut self, order: &'o SourceOrder) -> Self {
+        self.resolver = self.resolver.with_source_order(order);
         self
     }
 

@@ -12,7 +12,7 @@ use memchr::memmem;
 use super::index::{CitationIndex, CitationKind, DiagnosticKind, IndexBuilder, Occurrence};
 use super::query::{parse_query_link, QueryLink};
 use crate::options::Options;
-use crate::source::SourceTable;
+use crate::source::{SourceOrder, SourceTable};
 use crate::url;
 
 /// A recognized citation, before it is resolved.
@@ -65,6 +65,8 @@ pub(crate) struct Resolver<'o> {
     /// Built at the first citation: a streamed message renders many short
     /// pieces, most of them without any.
     lookups: OnceCell<Lookups<'o>>,
+    /// The sources' order, when the caller keeps it (a stream does).
+    source_order: Option<&'o SourceOrder>,
 }
 
 /// The tables a resolver looks things up in.
@@ -76,10 +78,10 @@ struct Lookups<'o> {
 }
 
 impl<'o> Lookups<'o> {
-    fn new(options: &'o Options) -> Self {
+    fn new(options: &'o Options, order: Option<&'o SourceOrder>) -> Self {
         let sources = options.sources.as_deref().unwrap_or_default();
         Lookups {
-            table: SourceTable::of(options),
+            table: SourceTable::of(options, order),
             source_href_allowed: vec![OnceCell::new(); sources.len()],
         }
     }
@@ -111,11 +113,19 @@ impl<'o> Resolver<'o> {
             options,
             index,
             lookups: OnceCell::new(),
+            source_order: None,
         }
     }
 
+    /// Looks sources up in `order`, built for the options' sources.
+    pub(crate) fn with_source_order(mut self, order: &'o SourceOrder) -> Self {
+        self.source_order = Some(order);
+        self
+    }
+
     fn lookups(&self) -> &Lookups<'o> {
-        self.lookups.get_or_init(|| Lookups::new(self.options))
+        self.lookups
+            .get_or_init(|| Lookups::new(self.options, self.source_order))
     }
 
     /// The supplied sources' lookup table.
@@ -129,12 +139,14 @@ impl<'o> Resolver<'o> {
             options,
             index,
             lookups,
+            source_order,
         } = self;
         // (Only the table is needed: no URL checks for a resolver that
         // never looked anything up.)
-        let table = lookups
-            .into_inner()
-            .map_or_else(|| SourceTable::of(options), |lookups| lookups.table);
+        let table = lookups.into_inner().map_or_else(
+            || SourceTable::of(options, source_order),
+            |lookups| lookups.table,
+        );
         index.finish(&table)
     }
 

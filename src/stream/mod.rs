@@ -39,7 +39,7 @@ use crate::cite::{marker_definitions, Citations};
 use crate::html::{html_capacity, write_html, WrittenPart};
 use crate::options::Options;
 use crate::parse::parse_noting_broken_links;
-use crate::source::{Source, SourceTable};
+use crate::source::{Source, SourceOrder, SourceTable};
 use crate::{CitationIndex, Occurrence};
 use boundary::{early_cut, last_cut, Reached, UpTo, DECIDED_BY};
 
@@ -88,6 +88,9 @@ pub struct Patch {
 #[derive(Debug, Clone)]
 pub struct Stream {
     options: Options,
+    /// The order the options' sources are looked up in, built once for
+    /// every piece rendered against them.
+    source_order: SourceOrder,
     /// The start of a UTF-8 character split across chunks.
     split_char: Vec<u8>,
     /// The message from the end of the committed part on.
@@ -135,6 +138,7 @@ impl Stream {
     /// A stream rendering with `options`.
     pub fn new(options: Options) -> Self {
         Stream {
+            source_order: SourceOrder::new(options.sources.as_deref()),
             options,
             split_char: Vec::new(),
             open: String::new(),
@@ -161,6 +165,7 @@ impl Stream {
     /// `data-citation-key`, so a host resolves them in place.
     pub fn set_sources(&mut self, sources: Option<Vec<Source>>) {
         self.options.sources = sources;
+        self.source_order = SourceOrder::new(self.options.sources.as_deref());
         self.tail.reset();
         self.provisional = None;
     }
@@ -220,6 +225,7 @@ impl Stream {
         // (Field by field: the tail renders while it is being updated.)
         let context = RenderContext {
             options: &self.options,
+            source_order: &self.source_order,
             definitions: &self.definitions,
             committed: self.committed,
             index,
@@ -284,7 +290,7 @@ impl Stream {
     /// The citation index of the committed part of the message (all of it
     /// after [`Stream::finish`]), against the current sources.
     pub fn citation_index(&self) -> CitationIndex {
-        let table = SourceTable::of(&self.options);
+        let table = SourceTable::of(&self.options, Some(&self.source_order));
         self.index.clone().finish(&table)
     }
 
@@ -432,6 +438,7 @@ impl Stream {
     fn context(&self) -> RenderContext<'_> {
         RenderContext {
             options: &self.options,
+            source_order: &self.source_order,
             definitions: &self.definitions,
             committed: self.committed,
             index: &self.index,
@@ -442,6 +449,8 @@ impl Stream {
 /// What rendering the open text needs from the stream.
 struct RenderContext<'s> {
     options: &'s Options,
+    /// See [`Stream::source_order`].
+    source_order: &'s SourceOrder,
     /// See [`Stream::definitions`].
     definitions: &'s str,
     committed: usize,
@@ -517,7 +526,8 @@ impl RenderContext<'_> {
             Some((cut, reached)) => {
                 let events = UpTo::new(events, base + cut, reached);
                 let mut citations = Citations::resume(&text, events, self.options, index)
-                    .with_marker_definitions(all_definitions);
+                    .with_marker_definitions(all_definitions)
+                    .with_source_order(self.source_order);
                 let WrittenPart {
                     html,
                     open_raw_html,
@@ -526,7 +536,8 @@ impl RenderContext<'_> {
             }
             None => {
                 let mut citations = Citations::resume(&text, events, self.options, index)
-                    .with_marker_definitions(all_definitions);
+                    .with_marker_definitions(all_definitions)
+                    .with_source_order(self.source_order);
                 let WrittenPart {
                     html,
                     open_raw_html,

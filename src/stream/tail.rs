@@ -95,24 +95,23 @@ struct Rendering {
 }
 
 impl Rendering {
-    /// `shown` rendered, or the rendering kept for it.
-    fn of(
-        kept: &mut Option<Rendering>,
+    /// `shown` rendered: the rendering kept for it, or a new one kept.
+    fn keep<'k>(
+        kept: &'k mut Option<Rendering>,
         shown: &str,
         render: impl FnOnce(&str) -> (String, IndexBuilder),
-    ) -> (String, IndexBuilder) {
-        match kept {
-            Some(kept) if kept.shown == shown => (kept.html.clone(), kept.index.clone()),
-            _ => {
-                let (html, index) = render(shown);
-                *kept = Some(Rendering {
-                    shown: shown.to_owned(),
-                    html: html.clone(),
-                    index: index.clone(),
-                });
-                (html, index)
-            }
+    ) -> &'k Rendering {
+        if kept.as_ref().is_some_and(|kept| kept.shown != shown) {
+            *kept = None;
         }
+        kept.get_or_insert_with(|| {
+            let (html, index) = render(shown);
+            Rendering {
+                shown: shown.to_owned(),
+                html,
+                index,
+            }
+        })
     }
 }
 
@@ -258,7 +257,11 @@ impl Tail {
         let shown = preview(open);
         let (html, index) = match self.list_tail(open, line_start, &shown.text, render) {
             Some(rendered) => rendered,
-            None => Rendering::of(&mut self.last_whole, &shown.text, |text| render(text, None)),
+            None => {
+                let kept =
+                    Rendering::keep(&mut self.last_whole, &shown.text, |text| render(text, None));
+                (kept.html.clone(), kept.index.clone())
+            }
         };
         self.remember(open, line_start, &shown, &html, index);
         html
@@ -777,10 +780,10 @@ impl SettledLine {
             // All of it held back, it shows nothing: no need to render.
             return self.compose("", false);
         }
-        let (html, _) = Rendering::of(&mut self.last_piece, shown, |text| {
+        Rendering::keep(&mut self.last_piece, shown, |text| {
             render(text, Some(&self.index))
         });
-        let (inner, keep_spaces) = stand_in_content(&html)?;
+        let (inner, keep_spaces) = stand_in_content(&self.last_piece.as_ref()?.html)?;
         self.compose(inner, keep_spaces)
     }
 

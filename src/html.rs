@@ -628,6 +628,10 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
                 }
                 let cached = self.source_attributes[position].take().unwrap_or_else(|| {
                     let mut attributes = HtmlWriter::buffer_for(self.options);
+                    // (The attributes and their escapes, rel and target: one
+                    // allocation, not one per doubling.)
+                    let href = view.href.as_deref().map_or(0, str::len);
+                    attributes.out.reserve(2 * (href + view.title.len()) + 64);
                     attributes.link_attributes(view, as_button);
                     attributes.out
                 });

@@ -630,7 +630,13 @@ impl Tail {
         if let Some(boundary) = word_boundary(pending) {
             let words = &pending[..boundary];
             let piece = [STAND_IN, words].concat();
-            if line_is_settled(words) && may_be_settled(words) && is_settled(&piece) {
+            if is_plain(words) && !has_url_like_word(words) && line_is_settled(words) {
+                // (Plain words render as themselves, as in `plain`.)
+                line.advance(words, boundary, None);
+                if let Some(html) = line.plain(&open[line.at..]) {
+                    return Some(html);
+                }
+            } else if line_is_settled(words) && may_be_settled(words) && is_settled(&piece) {
                 let (html, after) = render(&piece, Some(&line.index));
                 let settled = |(inner, _): &(&str, bool)| {
                     text_is_settled(inner) && !inner.ends_with(' ') && cites_paired(words, inner)

@@ -48,20 +48,25 @@ pub(crate) struct WrittenPart {
 
 /// Writes what `citations` makes of its events as HTML, telling whether
 /// raw HTML was left open.
+/// `attributes` are the sources' citation attributes written so far (see
+/// [`SourceAttributes`]), added to as sources are first cited.
 pub(crate) fn write_html<'a, I>(
     citations: &mut Citations<'a, '_, I>,
     options: &Options,
     capacity: usize,
+    attributes: &mut SourceAttributes,
 ) -> WrittenPart
 where
     I: Iterator<Item = (Event<'a>, Range<usize>)>,
 {
     let mut writer = HtmlWriter::buffer_for(options);
+    writer.source_attributes = std::mem::take(attributes);
     // Reserving past glibc's mmap threshold (128 KiB) made every large
     // render map and fault in fresh pages: a third of its time. Beyond
     // that, doubling growth is cheaper.
     writer.out.reserve(capacity.min(MAX_UPFRONT_CAPACITY));
     citations.write_to(&mut |event, resolver| writer.event(event, resolver));
+    *attributes = std::mem::take(&mut writer.source_attributes);
     let open_raw_html = !writer.scopes.is_empty();
     WrittenPart {
         html: writer.finish(),
@@ -102,9 +107,14 @@ struct HtmlWriter<'o, 'a> {
     citation: Option<OpenCitation>,
     scopes: Vec<Scope>,
     sanitizer: Option<Sanitizer<'o>>,
-    /// The link attributes of citations of each source (by position).
-    source_attributes: Vec<Option<String>>,
+    source_attributes: SourceAttributes,
 }
+
+/// The link attributes (` href="…" title="…" rel="…"`) of the citations of
+/// each source, by position: alike for every citation of a source, so they
+/// are written once. A stream keeps them for every piece it renders.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SourceAttributes(Vec<Option<String>>);
 
 fn heading_open(level: HeadingLevel) -> &'static str {
     match level {
@@ -160,7 +170,7 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
             citation: None,
             scopes: Vec::new(),
             sanitizer: None,
-            source_attributes: Vec::new(),
+            source_attributes: SourceAttributes::default(),
         }
     }
 
@@ -623,10 +633,11 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
             // Every citation of a source links and titles alike: write those
             // attributes once per source and reuse them.
             Some(position) => {
-                if self.source_attributes.len() <= position {
-                    self.source_attributes.resize(position + 1, None);
+                let kept = &mut self.source_attributes.0;
+                if kept.len() <= position {
+                    kept.resize(position + 1, None);
                 }
-                let cached = self.source_attributes[position].take().unwrap_or_else(|| {
+                let cached = kept[position].take().unwrap_or_else(|| {
                     let mut attributes = HtmlWriter::buffer_for(self.options);
                     // (The attributes and their escapes, rel and target: one
                     // allocation, not one per doubling.)
@@ -636,7 +647,7 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
                     attributes.out
                 });
                 self.write(&cached);
-                self.source_attributes[position] = Some(cached);
+                self.source_attributes.0[position] = Some(cached);
             }
             None => self.link_attributes(view, as_button),
         }

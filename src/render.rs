@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cite::index::CitationIndex;
 use crate::cite::{marker_definitions, Citations};
-use crate::html::{html_capacity, write_html};
+use crate::html::{html_capacity, write_html, SourceAttributes};
 use crate::options::Options;
 use crate::parse::parse;
 
@@ -43,7 +43,13 @@ pub fn render(markdown: &str, options: &Options) -> Rendered {
     let definitions = marker_definitions(events.reference_definitions());
     let mut citations =
         Citations::new(markdown, events, options).with_marker_definitions(definitions);
-    let html = write_html(&mut citations, options, html_capacity(markdown.len())).html;
+    let html = write_html(
+        &mut citations,
+        options,
+        html_capacity(markdown.len()),
+        &mut SourceAttributes::default(),
+    )
+    .html;
     Rendered {
         html,
         citations: citations.finish(),

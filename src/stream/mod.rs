@@ -29,14 +29,15 @@ mod boundary;
 mod preview;
 mod tail;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::ops::Range;
 
-use pulldown_cmark::LinkType;
+use pulldown_cmark::{Event, LinkType};
 use serde::{Deserialize, Serialize};
 
 use crate::cite::index::{IndexBuilder, Offset};
 use crate::cite::{marker_definitions, Citations};
-use crate::html::{html_capacity, write_html, WrittenPart};
+use crate::html::{html_capacity, write_html, SourceAttributes, WrittenPart};
 use crate::options::Options;
 use crate::parse::parse_noting_broken_links;
 use crate::source::{Source, SourceOrder, SourceTable};
@@ -91,6 +92,9 @@ pub struct Stream {
     /// The order the options' sources are looked up in, built once for
     /// every piece rendered against them.
     source_order: SourceOrder,
+    /// Their citations' attributes, written once for every piece (taken
+    /// out and put back by each render).
+    source_attributes: RefCell<SourceAttributes>,
     /// The start of a UTF-8 character split across chunks.
     split_char: Vec<u8>,
     /// The message from the end of the committed part on.
@@ -139,6 +143,7 @@ impl Stream {
     pub fn new(options: Options) -> Self {
         Stream {
             source_order: SourceOrder::new(options.sources.as_deref()),
+            source_attributes: RefCell::default(),
             options,
             split_char: Vec::new(),
             open: String::new(),
@@ -166,6 +171,7 @@ impl Stream {
     pub fn set_sources(&mut self, sources: Option<Vec<Source>>) {
         self.options.sources = sources;
         self.source_order = SourceOrder::new(self.options.sources.as_deref());
+        self.source_attributes = RefCell::default();
         self.tail.reset();
         self.provisional = None;
     }
@@ -226,6 +232,7 @@ impl Stream {
         let context = RenderContext {
             options: &self.options,
             source_order: &self.source_order,
+            source_attributes: &self.source_attributes,
             definitions: &self.definitions,
             committed: self.committed,
             index,
@@ -439,6 +446,7 @@ impl Stream {
         RenderContext {
             options: &self.options,
             source_order: &self.source_order,
+            source_attributes: &self.source_attributes,
             definitions: &self.definitions,
             committed: self.committed,
             index: &self.index,
@@ -451,6 +459,8 @@ struct RenderContext<'s> {
     options: &'s Options,
     /// See [`Stream::source_order`].
     source_order: &'s SourceOrder,
+    /// See [`Stream::source_attributes`].
+    source_attributes: &'s RefCell<SourceAttributes>,
     /// See [`Stream::definitions`].
     definitions: &'s str,
     committed: usize,
@@ -522,28 +532,24 @@ impl RenderContext<'_> {
             None => Vec::new(),
         };
         let index = after.unwrap_or(self.index).part(offset);
-        let (html, open_raw_html, index) = match cut {
+        let (
+            WrittenPart {
+                html,
+                open_raw_html,
+            },
+            index,
+        ) = match cut {
             Some((cut, reached)) => {
                 let events = UpTo::new(events, base + cut, reached);
-                let mut citations = Citations::resume(&text, events, self.options, index)
-                    .with_marker_definitions(all_definitions)
-                    .with_source_order(self.source_order);
-                let WrittenPart {
-                    html,
-                    open_raw_html,
-                } = write_html(&mut citations, self.options, html_capacity(cut));
-                (html, open_raw_html, citations.into_index())
+                self.write_part(&text, events, index, all_definitions, html_capacity(cut))
             }
-            None => {
-                let mut citations = Citations::resume(&text, events, self.options, index)
-                    .with_marker_definitions(all_definitions)
-                    .with_source_order(self.source_order);
-                let WrittenPart {
-                    html,
-                    open_raw_html,
-                } = write_html(&mut citations, self.options, html_capacity(open.len()));
-                (html, open_raw_html, citations.into_index())
-            }
+            None => self.write_part(
+                &text,
+                events,
+                index,
+                all_definitions,
+                html_capacity(open.len()),
+            ),
         };
         WrittenOpen {
             html,
@@ -553,6 +559,29 @@ impl RenderContext<'_> {
             new_definitions,
             definition_may_go_on,
         }
+    }
+
+    /// The HTML of `events`, parsed from `text`, with the citation state
+    /// `index` before it; and the state after.
+    fn write_part<'a, I>(
+        &self,
+        text: &'a str,
+        events: I,
+        index: IndexBuilder,
+        marker_definitions: Vec<(String, usize)>,
+        capacity: usize,
+    ) -> (WrittenPart, IndexBuilder)
+    where
+        I: Iterator<Item = (Event<'a>, Range<usize>)>,
+    {
+        let mut citations = Citations::resume(text, events, self.options, index)
+            .with_marker_definitions(marker_definitions)
+            .with_source_order(self.source_order);
+        // (Taken and put back: a render never runs inside another.)
+        let mut attributes = self.source_attributes.take();
+        let written = write_html(&mut citations, self.options, capacity, &mut attributes);
+        self.source_attributes.replace(attributes);
+        (written, citations.into_index())
     }
 }
 
@@ -798,5 +827,21 @@ mod tests {
         let index = stream.citation_index();
         assert_eq!(index.occurrences.len(), 1);
         assert_eq!(index.uncited.len(), 1);
+    }
+
+    #[test]
+    fn replaced_sources_are_what_later_citations_show() {
+        let source = |title: &str| {
+            Source::with_id("s")
+                .with_title(title)
+                .with_href("https://a.example/")
+        };
+        let mut stream = Stream::new(Options::default().with_sources(vec![source("Old")]));
+        let first = stream.push("A <cite id=\"s\">claim</cite>.\n\nB <cite id=");
+        assert!(first.append.contains(r#"title="Old""#), "{}", first.append);
+        stream.set_sources(Some(vec![source("New")]));
+        let tail = stream.push("\"s\">more</cite>").tail.unwrap_or_default();
+        assert!(tail.contains(r#"title="New""#), "{tail}");
+        assert!(!tail.contains("Old"), "{tail}");
     }
 }

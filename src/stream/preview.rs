@@ -337,9 +337,12 @@ fn hide_unfinished_end(block: &mut String) {
         return;
     }
     let line_start = block.find_last(b'\n').map_or(0, |i| i + 1);
+    // Whitespace may be wider than a byte (U+00A0, U+3000): the token starts
+    // after the whole character.
     let token_start = block[line_start..]
-        .rfind(char::is_whitespace)
-        .map_or(line_start, |i| line_start + i + 1);
+        .char_indices()
+        .rfind(|(_, c)| c.is_whitespace())
+        .map_or(line_start, |(i, c)| line_start + i + c.len_utf8());
     let token = block[token_start..].trim_start_matches(['(', '<', '*', '_']);
     let url_being_typed = ["https://", "http://", "www."].iter().any(|scheme| {
         token.starts_with(scheme) || (!token.is_empty() && scheme.starts_with(token))
@@ -693,6 +696,13 @@ mod tests {
         shows("  - [ ] `", "  -");
         shows("x `[a](b", "x `[a](b`");
         shows("That ~2.8", "That ~2.8");
+    }
+
+    #[test]
+    fn wide_whitespace_ends_a_word() {
+        shows("see [1]\u{a0}x", "see [1]\u{a0}x");
+        shows("at\u{3000}http", "at\u{3000}");
+        shows("at\u{a0}\u{a0}https://app/-/ai", "at\u{a0}\u{a0}");
     }
 
     #[test]

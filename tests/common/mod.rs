@@ -107,7 +107,8 @@ fn fragment() -> impl Strategy<Value = String> {
         Just("[1]: https://x/\n".to_owned()),
         Just("[a]".to_owned()),
         Just("[a]: /a\n".to_owned()),
-        "[a-zé✓ ]{0,6}",
+        // Words, with whitespace wider than a byte (no-break, ideographic).
+        "[a-zé✓ \u{a0}\u{3000}]{0,6}",
     ]
 }
 

@@ -725,8 +725,13 @@ impl SettledLine {
         let words = &open[open[..self.rendered_to]
             .find_last(b' ')
             .map_or(0, |i| i + 1)..];
-        let plain = !typed.trim_end_matches(' ').is_empty()
+        let shown_typed = typed.trim_end_matches(' ');
+        let plain = !shown_typed.is_empty()
             && is_plain(typed)
+            // A closer the preview adds goes after it: after whitespace
+            // wider than a byte (U+00A0) it closes nothing, after the
+            // stand-in it would.
+            && !shown_typed.ends_with(char::is_whitespace)
             && !has_url_like_word(words)
             // Raw HTML is balanced by the sanitizer around the end of the
             // rendered text, wherever that is.
@@ -773,7 +778,7 @@ impl SettledLine {
         let Typing::Split(before, after) = &self.typing else {
             return None;
         };
-        Some([before.as_str(), typed.trim_end_matches(' '), after].concat())
+        Some([before.as_str(), shown_typed, after].concat())
     }
 }
 

@@ -205,10 +205,11 @@ pub(super) fn has_url_like_word(text: &str) -> bool {
     {
         return true;
     }
-    // (`*www.` and `(https://` are URLs being typed too.)
+    // (`*www.` and `(https://` are URLs being typed too. Words end at any
+    // whitespace, as in the preview: U+3000 too.)
     let last = text
         .trim_end_matches(' ')
-        .rsplit(' ')
+        .rsplit(char::is_whitespace)
         .next()
         .unwrap_or_default()
         .trim_start_matches(|c: char| !c.is_alphanumeric());

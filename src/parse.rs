@@ -3,6 +3,8 @@
 //! Only this module names pulldown-cmark's options, so the dialect is
 //! decided in one place.
 
+use std::borrow::Cow;
+
 use pulldown_cmark::{BrokenLink, CowStr, Event, Options as ParserOptions, Parser, Tag, TagEnd};
 
 /// GFM on top of CommonMark: tables, strikethrough, task lists, footnotes
@@ -23,6 +25,30 @@ pub(crate) fn parser_options() -> ParserOptions {
 /// where nothing is noted, keeps it to one copy.
 pub(crate) type OnBrokenLink<'c, 'a> =
     Box<dyn FnMut(BrokenLink<'a>) -> Option<(CowStr<'a>, CowStr<'a>)> + 'c>;
+
+/// `markdown` with every carriage return that is not part of a CRLF made a
+/// line feed. CommonMark reads the three line endings alike, but
+/// pulldown-cmark 0.13 does not after an indented code block: there a lone
+/// CR loses the line after it (`"    c\n\n\rtext"` renders no `text`) or
+/// joins it to the code (`"    c\r\rtext"`). The length is kept, so byte
+/// ranges still point into the input. Every parser here reads text made by
+/// this.
+pub(crate) fn unix_line_endings(markdown: &str) -> Cow<'_, str> {
+    let bytes = markdown.as_bytes();
+    let lone_cr = |i: usize| bytes.get(i + 1) != Some(&b'\n');
+    if !memchr::memchr_iter(b'\r', bytes).any(lone_cr) {
+        return Cow::Borrowed(markdown);
+    }
+    let mut text = String::with_capacity(markdown.len());
+    let mut copied = 0;
+    for cr in memchr::memchr_iter(b'\r', bytes).filter(|&i| lone_cr(i)) {
+        text.push_str(&markdown[copied..cr]);
+        text.push('\n');
+        copied = cr + 1;
+    }
+    text.push_str(&markdown[copied..]);
+    Cow::Owned(text)
+}
 
 /// A parser over `markdown` whose events carry their source byte ranges.
 pub(crate) fn parse(markdown: &str) -> pulldown_cmark::OffsetIter<'_, OnBrokenLink<'static, '_>> {
@@ -92,4 +118,31 @@ pub(crate) fn is_inline_end(tag: TagEnd) -> bool {
             | TagEnd::Link
             | TagEnd::Image
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unix_line_endings;
+
+    #[test]
+    fn lone_carriage_returns_become_line_feeds() {
+        assert_eq!(unix_line_endings("a\rb\r\nc\r"), "a\nb\r\nc\n");
+        assert_eq!(unix_line_endings("\r\r\n"), "\n\r\n");
+        assert!(matches!(
+            unix_line_endings("a\r\nb"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn text_after_a_lone_carriage_return_is_kept() {
+        let options = crate::Options::default();
+        for markdown in ["    c\n\n\rpara\n", "    c\r\rpara"] {
+            let html = crate::render(markdown, &options).html;
+            assert_eq!(
+                html, "<pre><code>c\n</code></pre>\n<p>para</p>\n",
+                "{markdown:?}"
+            );
+        }
+    }
 }

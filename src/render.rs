@@ -6,7 +6,7 @@ use crate::cite::index::CitationIndex;
 use crate::cite::{marker_definitions, Citations};
 use crate::html::{html_capacity, write_html, SourceAttributes};
 use crate::options::Options;
-use crate::parse::parse;
+use crate::parse::{parse, unix_line_endings};
 
 /// The result of [`render`]: sanitized HTML and the citation index.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -39,6 +39,8 @@ pub struct Rendered {
 /// assert!(!out.citations.occurrences[0].resolved);
 /// ```
 pub fn render(markdown: &str, options: &Options) -> Rendered {
+    let markdown = unix_line_endings(markdown);
+    let markdown = markdown.as_ref();
     let events = parse(markdown);
     let definitions = marker_definitions(events.reference_definitions());
     let mut citations =

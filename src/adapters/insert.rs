@@ -20,7 +20,7 @@ use pulldown_cmark::{Event, Tag};
 
 use crate::autolink::find_autolinks;
 use crate::cite::marker::find_markers;
-use crate::parse::parse;
+use crate::parse::{parse, unix_line_endings};
 
 /// One citation to write: an insertion point (an empty `range`) or a span to
 /// replace, and the source numbers its marker lists.
@@ -47,6 +47,8 @@ pub(crate) fn apply(markdown: &str, edits: Vec<Edit>) -> String {
     if edits.is_empty() {
         return markdown.to_owned();
     }
+    let markdown = unix_line_endings(markdown);
+    let markdown = markdown.as_ref();
     let layout = Layout::of(markdown);
     let mut placed: Vec<(Range<usize>, Vec<u32>)> = Vec::with_capacity(edits.len());
     for edit in edits {

@@ -39,7 +39,7 @@ use crate::cite::index::{IndexBuilder, Offset};
 use crate::cite::{marker_definitions, Citations};
 use crate::html::{html_capacity, write_html, SourceAttributes, WrittenPart};
 use crate::options::Options;
-use crate::parse::parse_noting_broken_links;
+use crate::parse::{parse_noting_broken_links, unix_line_endings};
 use crate::source::{Source, SourceOrder, SourceTable};
 use crate::{CitationIndex, Occurrence};
 use boundary::{early_cut, last_cut, Reached, UpTo, DECIDED_BY};
@@ -479,9 +479,9 @@ impl RenderContext<'_> {
         cut: Option<(usize, &Cell<Reached>)>,
     ) -> WrittenOpen {
         let text = if self.definitions.is_empty() {
-            std::borrow::Cow::Borrowed(open)
+            unix_line_endings(open)
         } else {
-            std::borrow::Cow::Owned([self.definitions, open].concat())
+            std::borrow::Cow::Owned([self.definitions, &unix_line_endings(open)].concat())
         };
         let base = self.definitions.len();
         let offset = Offset {
@@ -672,6 +672,17 @@ mod tests {
             for chunk in [1, 3, 4, 16] {
                 assert_cached_tail_is_whole(&sample.markdown, chunk, &sample.options);
             }
+        }
+    }
+
+    #[test]
+    fn a_lone_carriage_return_ends_the_cached_line() {
+        let message = concat!(
+            "https://h/-/ai/conversations/c/call/b",
+            "(([l](https://h/-/ai/conversations/c/call/a))\r1. )[ **b\rc"
+        );
+        for chunk in [1, 3, 4] {
+            assert_cached_tail_is_whole(message, chunk, &Options::default());
         }
     }
 

@@ -109,6 +109,10 @@ fn fragment() -> impl Strategy<Value = String> {
         Just("[a]: /a\n".to_owned()),
         // Words, with whitespace wider than a byte (no-break, ideographic).
         "[a-zé✓ \u{a0}\u{3000}]{0,6}",
+        // Characters whose width or class differs between byte, char and
+        // CommonMark views: tab, CR, NEL, line separator, zero-width
+        // space, a combining accent, an emoji.
+        "[\t\r\u{85}\u{2028}\u{200b}\u{301}😀]",
     ]
 }
 

@@ -676,6 +676,13 @@ mod tests {
     }
 
     #[test]
+    fn a_letter_x_after_a_bracket_may_be_a_task_box() {
+        for m in ["r [x", "r\u{3000}[X", "see [x]", "see [xy"] {
+            assert_cached_tail_is_whole(m, 1, &Options::default());
+        }
+    }
+
+    #[test]
     fn a_lone_carriage_return_ends_the_cached_line() {
         let message = concat!(
             "https://h/-/ai/conversations/c/call/b",

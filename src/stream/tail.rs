@@ -734,6 +734,8 @@ impl SettledLine {
             // wider than a byte (U+00A0) it closes nothing, after the
             // stand-in it would.
             && !shown_typed.ends_with(char::is_whitespace)
+            // `[x` may become a task box, which the preview holds back.
+            && !(before == '[' && matches!(shown_typed, "x" | "X"))
             && !has_url_like_word(words)
             // Raw HTML is balanced by the sanitizer around the end of the
             // rendered text, wherever that is.

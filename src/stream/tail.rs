@@ -728,14 +728,15 @@ impl SettledLine {
             .find_last(b' ')
             .map_or(0, |i| i + 1)..];
         let shown_typed = typed.trim_end_matches(' ');
+        // `[x` may become a task box, which the preview holds back.
+        let may_be_task_box = before == '[' && matches!(shown_typed, "x" | "X");
         let plain = !shown_typed.is_empty()
             && is_plain(typed)
             // A closer the preview adds goes after it: after whitespace
             // wider than a byte (U+00A0) it closes nothing, after the
             // stand-in it would.
             && !shown_typed.ends_with(char::is_whitespace)
-            // `[x` may become a task box, which the preview holds back.
-            && !(before == '[' && matches!(shown_typed, "x" | "X"))
+            && !may_be_task_box
             && !has_url_like_word(words)
             // Raw HTML is balanced by the sanitizer around the end of the
             // rendered text, wherever that is.

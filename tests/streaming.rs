@@ -77,12 +77,8 @@ proptest! {
     fn random_markdown_streams_to_its_one_shot_render(
         md in markdown(),
         cuts in prop::collection::vec(any::<usize>(), 0..30),
-        with_sources in any::<bool>(),
+        options in common::options(),
     ) {
-        let mut options = Options::default();
-        if with_sources {
-            options = options.with_sources(vec![citemark::Source::with_id("a").with_title("A")]);
-        }
         let whole = render(&md, &options);
         let (html, citations) = stream(&md, &cuts, &options);
         prop_assert_eq!(&html, &whole.html);

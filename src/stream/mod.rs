@@ -29,6 +29,7 @@ mod boundary;
 mod preview;
 mod tail;
 
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::ops::Range;
 
@@ -97,6 +98,9 @@ pub struct Stream {
     source_attributes: RefCell<SourceAttributes>,
     /// The start of a UTF-8 character split across chunks.
     split_char: Vec<u8>,
+    /// A CR ended the last chunk: the next byte tells whether it is a lone
+    /// one (read as a line feed) or part of a CRLF.
+    held_cr: bool,
     /// The message from the end of the committed part on.
     open: String,
     /// Where the last line of `open` starts.
@@ -146,6 +150,7 @@ impl Stream {
             source_attributes: RefCell::default(),
             options,
             split_char: Vec::new(),
+            held_cr: false,
             open: String::new(),
             line_start: 0,
             committed: 0,
@@ -194,6 +199,7 @@ impl Stream {
     /// paints once per animation frame calls [`Stream::tail`] then, not
     /// after every chunk.
     pub fn push_deferred(&mut self, chunk: &str) -> Patch {
+        let chunk = &*self.with_line_feeds(chunk);
         let line_was = self.open.len() - self.line_start;
         if let Some(newline) = chunk.find_last(b'\n') {
             self.line_start = self.open.len() + newline + 1;
@@ -269,6 +275,10 @@ impl Stream {
     /// Ends the message: everything left is rendered exactly and appended.
     /// Pushing more afterwards continues after it.
     pub fn finish(&mut self) -> Patch {
+        if std::mem::take(&mut self.held_cr) {
+            // Nothing followed it: a lone CR.
+            self.open.push('\n');
+        }
         if !self.split_char.is_empty() {
             let rest = String::from_utf8_lossy(&self.split_char).into_owned();
             self.split_char.clear();
@@ -299,6 +309,29 @@ impl Stream {
     pub fn citation_index(&self) -> CitationIndex {
         let table = SourceTable::of(&self.options, Some(&self.source_order));
         self.index.clone().finish(&table)
+    }
+
+    /// `chunk` with its lone CRs made line feeds, as every parse reads them
+    /// ([`unix_line_endings`]), so that the open text's lines are the
+    /// parser's. A CR ending the chunk waits for the next one.
+    fn with_line_feeds<'c>(&mut self, chunk: &'c str) -> Cow<'c, str> {
+        let held = std::mem::take(&mut self.held_cr);
+        if !held && !chunk.contains('\r') {
+            return Cow::Borrowed(chunk);
+        }
+        let mut text = String::with_capacity(chunk.len() + 1);
+        if held {
+            text.push('\r');
+        }
+        text.push_str(chunk);
+        if text.ends_with('\r') {
+            text.pop();
+            self.held_cr = true;
+        }
+        match unix_line_endings(&text) {
+            Cow::Borrowed(_) => Cow::Owned(text),
+            Cow::Owned(normalized) => Cow::Owned(normalized),
+        }
     }
 
     /// `chunk` as text, completing a character split off the last chunk.
@@ -479,9 +512,9 @@ impl RenderContext<'_> {
         cut: Option<(usize, &Cell<Reached>)>,
     ) -> WrittenOpen {
         let text = if self.definitions.is_empty() {
-            unix_line_endings(open)
+            Cow::Borrowed(open)
         } else {
-            std::borrow::Cow::Owned([self.definitions, &unix_line_endings(open)].concat())
+            Cow::Owned([self.definitions, open].concat())
         };
         let base = self.definitions.len();
         let offset = Offset {
@@ -688,8 +721,21 @@ mod tests {
             "https://h/-/ai/conversations/c/call/b",
             "(([l](https://h/-/ai/conversations/c/call/a))\r1. )[ **b\rc"
         );
-        for chunk in [1, 3, 4] {
-            assert_cached_tail_is_whole(message, chunk, &Options::default());
+        for message in [message, "**\r~~~\n~~~\n|"] {
+            for chunk in [1, 3, 4] {
+                assert_cached_tail_is_whole(message, chunk, &Options::default());
+            }
+        }
+    }
+
+    #[test]
+    fn a_crlf_split_across_chunks_stays_one_line_ending() {
+        // (Were the CR read as a line feed before its LF came, `a` and `b`
+        // would be two paragraphs.)
+        let message = "a\r\nb\r\n\r\r\nc\r";
+        let whole = render(message, &Options::default()).html;
+        for chunk in [1, 2, 3] {
+            assert_eq!(streamed(message, chunk, &Options::default()).0, whole);
         }
     }
 
@@ -767,8 +813,9 @@ mod tests {
         fn cached_tail_equals_whole_tail(
             message in super::common::markdown(),
             chunk in 1usize..9,
+            options in super::common::options(),
         ) {
-            assert_cached_tail_is_whole(&message, chunk, &Options::default());
+            assert_cached_tail_is_whole(&message, chunk, &options);
         }
     }
 

@@ -612,10 +612,8 @@ impl Tail {
         };
         let pending = open.get(line.at..)?;
         // A heading's `#` may close it; a `]` or `)` without its opener
-        // here may pair with one in the settled text (for the preview); a
-        // lone CR ends the line for the parser, not for the tail.
+        // here may pair with one in the settled text (for the preview).
         if line.heading && pending.contains('#')
-            || pending.contains('\r')
             || closes_before_opening(pending, b'[', b']')
             || closes_before_opening(pending, b'(', b')')
         {

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use citemark::{Occurrence, Options, Stream};
+use citemark::{Mode, Occurrence, Options, RawHtml, Source, Stream};
 use proptest::prelude::*;
 
 /// The files in `tests/<dir>` ending in `.<extension>`, sorted.
@@ -137,6 +137,33 @@ fn fragment() -> impl Strategy<Value = String> {
 /// Random markdown built from [`fragment`]s.
 pub fn markdown() -> impl Strategy<Value = String> {
     prop::collection::vec(fragment(), 0..40).prop_map(|parts| parts.concat())
+}
+
+/// Options a message may be rendered with: no sources (as while they have
+/// not arrived) or two, each mode, embedded or not, each safe raw-HTML
+/// policy, bare URLs linked or not.
+pub fn options() -> impl Strategy<Value = Options> {
+    (
+        any::<bool>(),
+        0..3usize,
+        any::<bool>(),
+        0..3usize,
+        any::<bool>(),
+    )
+        .prop_map(|(with_sources, mode, embedded, raw_html, autolinks)| {
+            let options = Options::default()
+                .with_mode([Mode::Link, Mode::Button, Mode::Icon][mode])
+                .with_embedded(embedded)
+                .with_raw_html([RawHtml::Sanitize, RawHtml::Escape, RawHtml::Strip][raw_html])
+                .with_autolinks(autolinks);
+            if !with_sources {
+                return options;
+            }
+            options.with_sources(vec![
+                Source::with_id("a").with_title("A"),
+                Source::with_id("b").with_href("https://b.example/"),
+            ])
+        })
 }
 
 /// Streams `message` in pieces ending at `cuts` (ascending byte offsets),

@@ -729,6 +729,16 @@ mod tests {
     }
 
     #[test]
+    fn a_link_label_opening_a_line_stays_in_its_block() {
+        // (Frozen by `[note]`, the list is kept rendered at the tail's
+        // head; shown without its `[`, the label would be the list's item.)
+        let message = "See [note].\n\n- x\n\n[- y\nz\nw";
+        for chunk in [1, 4] {
+            assert_cached_tail_is_whole(message, chunk, &Options::default());
+        }
+    }
+
+    #[test]
     fn a_crlf_split_across_chunks_stays_one_line_ending() {
         // (Were the CR read as a line feed before its LF came, `a` and `b`
         // would be two paragraphs.)

@@ -540,6 +540,20 @@ fn show_label(block: &mut String, open: usize, label_end: usize) {
         block.truncate(open - 1);
         return;
     }
+    // Where a block's content starts, without its `[` a label could open
+    // a block of its own (`[- a` a list item, `[# a` a heading): unless it
+    // starts with a letter, it waits.
+    let line_start = block[..open].find_last(b'\n').map_or(0, |i| i + 1);
+    let at_content_start = block[line_start..open].bytes().all(|b| {
+        matches!(
+            b,
+            b' ' | b'>' | b'-' | b'+' | b'*' | b'.' | b')' | b'0'..=b'9'
+        )
+    });
+    if at_content_start && !block[open + 1..label_end].starts_with(char::is_alphabetic) {
+        block.truncate(open);
+        return;
+    }
     let label = block[open + 1..label_end].to_owned();
     block.truncate(open);
     block.push_str(&label);
@@ -666,6 +680,10 @@ mod tests {
         shows("a <cite id='\"><img src=x>", "a");
         shows("see [the docs", "see the docs");
         shows("see [the docs]", "see the docs");
+        shows("[the docs", "the docs");
+        shows("a\n\n[- [ ] b", "a\n\n");
+        shows("- [1. step", "-");
+        shows("> [# title](https://", ">");
         shows("done [1]", "done [1]");
         shows("- [ ]", "-");
         shows("see [^fo", "see");

@@ -33,14 +33,14 @@ use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::ops::Range;
 
-use pulldown_cmark::{Event, LinkType};
+use pulldown_cmark::{BrokenLink, Event, LinkType};
 use serde::{Deserialize, Serialize};
 
 use crate::cite::index::{IndexBuilder, Offset};
 use crate::cite::{marker_definitions, Citations};
 use crate::html::{html_capacity, write_html, SourceAttributes, WrittenPart};
 use crate::options::Options;
-use crate::parse::{parse_noting_broken_links, unix_line_endings};
+use crate::parse::{parse, parse_noting_broken_links, unix_line_endings};
 use crate::source::{Source, SourceOrder, SourceTable};
 use crate::{CitationIndex, Occurrence};
 use boundary::{early_cut, last_cut, Reached, UpTo, DECIDED_BY};
@@ -212,7 +212,7 @@ impl Stream {
                 && early_cut(&self.open, self.line_start)
                     .is_some_and(|cut| self.refused_cut != Some(cut))
         };
-        if chunk.contains('\n') || early() {
+        if has_byte(chunk, b'\n') || early() {
             self.commit(&mut patch);
         }
         patch
@@ -316,7 +316,7 @@ impl Stream {
     /// parser's. A CR ending the chunk waits for the next one.
     fn with_line_feeds<'c>(&mut self, chunk: &'c str) -> Cow<'c, str> {
         let held = std::mem::take(&mut self.held_cr);
-        if !held && !chunk.contains('\r') {
+        if !held && !has_byte(chunk, b'\r') {
             return Cow::Borrowed(chunk);
         }
         let mut text = String::with_capacity(chunk.len() + 1);
@@ -523,7 +523,7 @@ impl RenderContext<'_> {
         };
         let mut ambiguous_reference: Option<usize> = None;
         let markers_on = self.options.syntaxes.markers;
-        let events = parse_noting_broken_links(&text, |link| {
+        let note_references = |link: BrokenLink<'_>| {
             let marker_shaped = markers_on
                 && matches!(
                     link.link_type,
@@ -546,7 +546,12 @@ impl RenderContext<'_> {
                 let at = link.span.start.saturating_sub(base);
                 ambiguous_reference = Some(ambiguous_reference.map_or(at, |a| a.min(at)));
             }
-        });
+        };
+        // (Only a commit asks what a later definition could change.)
+        let events = match cut {
+            Some(_) => parse_noting_broken_links(&text, note_references),
+            None => parse(&text),
+        };
         let all_definitions = marker_definitions(events.reference_definitions());
         // (A title may follow a definition on the next line.)
         let text_end = text.trim_end().len();
@@ -663,7 +668,8 @@ fn contains_any(text: &str, needles: &[&str]) -> bool {
 }
 
 /// Finding the last newline or space: the tail looks back over the open
-/// text at every push, so the search is the vectorized one.
+/// text at every push, so the search is the vectorized one (but for a
+/// few bytes, a chunk or a word, where setting it up costs more).
 pub(crate) trait FindLast {
     /// The position of the last `byte` (ASCII) in the text.
     fn find_last(&self, byte: u8) -> Option<usize>;
@@ -672,9 +678,28 @@ pub(crate) trait FindLast {
 impl FindLast for str {
     fn find_last(&self, byte: u8) -> Option<usize> {
         debug_assert!(byte.is_ascii());
-        memchr::memrchr(byte, self.as_bytes())
+        let bytes = self.as_bytes();
+        if bytes.len() <= FEW_BYTES {
+            bytes.iter().rposition(|&b| b == byte)
+        } else {
+            memchr::memrchr(byte, bytes)
+        }
     }
 }
+
+/// Whether `text` holds `byte` (ASCII); see [`FindLast`].
+pub(crate) fn has_byte(text: &str, byte: u8) -> bool {
+    let bytes = text.as_bytes();
+    if bytes.len() <= FEW_BYTES {
+        bytes.contains(&byte)
+    } else {
+        memchr::memchr(byte, bytes).is_some()
+    }
+}
+
+/// Up to how many bytes a search is a plain loop: a vectorized search
+/// costs about as much to set up.
+const FEW_BYTES: usize = 16;
 
 #[cfg(test)]
 mod tests {

@@ -65,10 +65,18 @@ pub(super) fn preview(open: &str) -> Preview<'_> {
             .map(|fence| fence.char);
         return shown(Cow::Borrowed(open), None, in_margin_fence);
     }
-    let block_start = preview_block_start(open);
+    // (One line is its own block.)
+    let block_start = match line_start {
+        0 => 0,
+        _ => preview_block_start(open),
+    };
     let block = &open[block_start..];
-    let mut edited = block.to_owned();
+    // (Room for the closers that close_open_spans may add.)
+    let mut edited = String::with_capacity(block.len() + 8);
+    edited.push_str(block);
     let holds_row = hide_table_without_delimiter(&mut edited);
+    let holds = Holds::of(&edited);
+    let mut scratch = Scratch::default();
     // Closing spans can drop an opener with nothing after it, which can
     // bare something else unfinished before it: a second round (unless the
     // first changed nothing).
@@ -76,18 +84,24 @@ pub(super) fn preview(open: &str) -> Preview<'_> {
         let unedited = edited.len();
         for _ in 0..8 {
             let before = edited.len();
-            hide_unfinished_end(&mut edited);
+            hide_unfinished_end(&mut edited, holds, &mut scratch);
             if edited.len() == before {
                 break;
             }
         }
         let hid = edited.len() != unedited;
-        if !close_open_spans(&mut edited) && !hid {
+        let closed = match holds.span_delimiter {
+            true => close_open_spans(&mut edited, &mut scratch.openers),
+            false => trim_trailing_blanks(&mut edited),
+        };
+        if !closed && !hid {
             break;
         }
     }
     let text = if edited == block {
         Cow::Borrowed(open)
+    } else if block_start == 0 {
+        Cow::Owned(edited)
     } else {
         Cow::Owned([&open[..block_start], &edited].concat())
     };
@@ -225,6 +239,7 @@ fn fence_of(line: &str) -> Option<Fence> {
 
 /// The fence left open at the end of `text`, if any.
 fn open_fence(text: &str) -> Option<Fence> {
+    memchr::memchr2(b'`', b'~', text.as_bytes())?;
     text.split_inclusive('\n').fold(None, next_fence)
 }
 
@@ -315,59 +330,138 @@ fn hide_table_without_delimiter(block: &mut String) -> Option<RowHold> {
     holds
 }
 
+/// Which of the characters the edits look for a block holds. No edit adds
+/// any of them, so one that is not there at the start never is.
+#[derive(Debug, Clone, Copy)]
+struct Holds {
+    ampersand: bool,
+    angle_bracket: bool,
+    square_bracket: bool,
+    newline: bool,
+    /// A `` ` ``, `*`, `_` or `~`. (The spans it closes add only closers
+    /// of openers already there.)
+    span_delimiter: bool,
+    backtick: bool,
+}
+
+impl Holds {
+    fn of(text: &str) -> Self {
+        // Which flag each byte sets.
+        const AMPERSAND: u8 = 1;
+        const ANGLE: u8 = 2;
+        const SQUARE: u8 = 4;
+        const NEWLINE: u8 = 8;
+        const DELIMITER: u8 = 16;
+        const BACKTICK: u8 = 32;
+        const FLAGS: [u8; 256] = {
+            let mut flags = [0; 256];
+            flags[b'&' as usize] = AMPERSAND;
+            flags[b'<' as usize] = ANGLE;
+            flags[b'[' as usize] = SQUARE;
+            flags[b']' as usize] = SQUARE;
+            flags[b'\n' as usize] = NEWLINE;
+            flags[b'*' as usize] = DELIMITER;
+            flags[b'_' as usize] = DELIMITER;
+            flags[b'~' as usize] = DELIMITER;
+            flags[b'`' as usize] = DELIMITER | BACKTICK;
+            flags
+        };
+        let found = text
+            .bytes()
+            .fold(0, |found, b| found | FLAGS[usize::from(b)]);
+        Holds {
+            ampersand: found & AMPERSAND != 0,
+            angle_bracket: found & ANGLE != 0,
+            square_bracket: found & SQUARE != 0,
+            newline: found & NEWLINE != 0,
+            span_delimiter: found & DELIMITER != 0,
+            backtick: found & BACKTICK != 0,
+        }
+    }
+}
+
+/// Room the edits reuse (allocated only where needed).
+#[derive(Default)]
+struct Scratch {
+    openers: Vec<Delimiter>,
+    brackets: Vec<usize>,
+}
+
+/// Drops the spaces and tabs ending `block`; whether there were any.
+fn trim_trailing_blanks(block: &mut String) -> bool {
+    let trimmed = block.trim_end_matches([' ', '\t']).len();
+    let changed = trimmed != block.len();
+    block.truncate(trimmed);
+    changed
+}
+
 /// Holds back what is being typed at the very end: a backslash, an
-/// entity, a tag, a link or marker, a bare URL.
-fn hide_unfinished_end(block: &mut String) {
+/// entity, a tag, a link or marker, a bare URL. (`holds`: what the block
+/// was found to hold.)
+fn hide_unfinished_end(block: &mut String, holds: Holds, scratch: &mut Scratch) {
     if block.ends_with(['\\', '(', '!']) {
         block.pop();
         return;
     }
-    if let Some(amp) = block.find_last(b'&') {
+    if let Some(amp) = holds.ampersand.then(|| block.find_last(b'&')).flatten() {
         let rest = &block[amp + 1..];
         if rest.len() <= 32 && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'#') {
             block.truncate(amp);
             return;
         }
     }
-    if let Some(lt) = unclosed_tag(block) {
+    if let Some(lt) = holds.angle_bracket.then(|| unclosed_tag(block)).flatten() {
         block.truncate(lt);
         return;
     }
-    if hide_unfinished_bracket(block) {
+    if hide_unfinished_bracket(block, holds, &mut scratch.brackets) {
         return;
     }
-    let line_start = block.find_last(b'\n').map_or(0, |i| i + 1);
-    // Whitespace may be wider than a byte (U+00A0, U+3000): the token starts
-    // after the whole character.
-    let token_start = block[line_start..]
-        .char_indices()
-        .rfind(|(_, c)| c.is_whitespace())
-        .map_or(line_start, |(i, c)| line_start + i + c.len_utf8());
-    let token = block[token_start..].trim_start_matches(['(', '<', '*', '_']);
-    let url_being_typed = ["https://", "http://", "www."].iter().any(|scheme| {
-        token.starts_with(scheme) || (!token.is_empty() && scheme.starts_with(token))
-    });
-    // A line that is only digits may be an ordered list item's number; one
-    // of only `-`, `=`, `*` or `_` a rule or a setext underline.
+    let line_start = match holds.newline {
+        true => block.find_last(b'\n').map_or(0, |i| i + 1),
+        false => 0,
+    };
+    // A line of only `-`, `=`, `*` or `_` may be a rule or a setext
+    // underline.
     let line = &block[line_start..];
-    let list_number =
-        token_start == line_start && !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit());
-    let rule_or_underline = !line.trim().is_empty()
-        && line.trim().len() > 1
-        && line
-            .bytes()
-            .all(|b| matches!(b, b'-' | b'=' | b'*' | b'_' | b' '));
+    let rule_or_underline = line
+        .bytes()
+        .all(|b| matches!(b, b'-' | b'=' | b'*' | b'_' | b' '))
+        && line.trim().len() > 1;
     if rule_or_underline {
         block.truncate(line_start);
         return;
     }
+    // Whitespace may be wider than a byte (U+00A0, U+3000): the token starts
+    // after the whole character.
+    let token_start = line
+        .char_indices()
+        .rfind(|(_, c)| c.is_whitespace())
+        .map_or(line_start, |(i, c)| line_start + i + c.len_utf8());
+    let token_at = token_start
+        + block[token_start..]
+            .bytes()
+            .take_while(|b| matches!(b, b'(' | b'<' | b'*' | b'_'))
+            .count();
+    let token = &block[token_at..];
+    // (Every scheme starts with `h` or `w`.)
+    let url_being_typed = token.starts_with(['h', 'w'])
+        && ["https://", "http://", "www."]
+            .iter()
+            .any(|scheme| token.starts_with(scheme) || scheme.starts_with(token));
+    // A line that is only digits may be an ordered list item's number.
+    let list_number =
+        token_start == line_start && !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit());
     if url_being_typed || list_number {
-        block.truncate(token_start + (block.len() - token_start - token.len()));
+        block.truncate(token_at);
     }
 }
 
 /// Whether a code span is opened and not closed yet.
 fn has_open_code_span(text: &str) -> bool {
+    if memchr::memchr(b'`', text.as_bytes()).is_none() {
+        return false;
+    }
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
@@ -394,7 +488,7 @@ fn has_open_code_span(text: &str) -> bool {
 /// unfinished tag, not a complete `<img>`).
 fn unclosed_tag(text: &str) -> Option<usize> {
     let mut at = 0;
-    while let Some(lt) = text[at..].find('<').map(|i| at + i) {
+    while let Some(lt) = memchr::memchr(b'<', &text.as_bytes()[at..]).map(|i| at + i) {
         let rest = &text[lt + 1..];
         let tag_like = rest
             .bytes()
@@ -416,23 +510,24 @@ fn tag_end(rest: &str) -> Option<usize> {
     if !(first.is_ascii_alphabetic() || first == b'/' || first == b'!') {
         return None;
     }
-    let mut quote: Option<u8> = None;
-    for (i, c) in rest.bytes().enumerate() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, b'"' | b'\'') => quote = Some(c),
-            (None, b'>') => return Some(i + 1),
-            _ => {}
+    // The first `>` outside quotes.
+    let bytes = rest.as_bytes();
+    let mut at = 0;
+    loop {
+        let stop = at + memchr::memchr3(b'>', b'"', b'\'', &bytes[at..])?;
+        match bytes[stop] {
+            b'>' => return Some(stop + 1),
+            quote => at = stop + 1 + memchr::memchr(quote, &bytes[stop + 1..])? + 1,
         }
     }
-    None
 }
 
-/// The last `[` not closed by a `]`, outside code spans.
-fn unmatched_bracket(text: &str) -> Option<usize> {
+/// The last `[` not closed by a `]`, outside code spans. (`open`: room
+/// for the brackets.)
+fn unmatched_bracket(text: &str, open: &mut Vec<usize>) -> Option<usize> {
+    memchr::memchr(b'[', text.as_bytes())?;
     let bytes = text.as_bytes();
-    let mut open: Vec<usize> = Vec::new();
+    open.clear();
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
@@ -453,19 +548,24 @@ fn unmatched_bracket(text: &str) -> Option<usize> {
         }
         i += 1;
     }
-    open.pop()
+    let last = open.pop();
+    open.clear();
+    last
 }
 
 /// `[label](https://…` shows `label`; `[label` and `[label]` at the end
 /// show `label`; `[1` and `[1,` are held. Whether anything changed.
-fn hide_unfinished_bracket(block: &mut String) -> bool {
-    if has_open_code_span(block) || block.ends_with('`') {
+/// (Trailing spaces go in any case. `open`: room for the brackets.)
+fn hide_unfinished_bracket(block: &mut String, holds: Holds, open: &mut Vec<usize>) -> bool {
+    if holds.backtick && (has_open_code_span(block) || block.ends_with('`')) {
         // Brackets in code are shown as typed.
         return false;
     }
-    let trimmed = block.trim_end_matches([' ', '\t']).len();
-    block.truncate(trimmed);
-    if let Some(open) = unmatched_bracket(block) {
+    trim_trailing_blanks(block);
+    if !holds.square_bracket {
+        return false;
+    }
+    if let Some(open) = unmatched_bracket(block, open) {
         let inner = &block[open + 1..];
         let held = inner.is_empty()
             || matches!(inner, " " | "x" | "X")
@@ -562,25 +662,45 @@ fn show_label(block: &mut String, open: usize, label_end: usize) {
 /// Closes code spans and emphasis left open at the end, innermost first;
 /// an opener with nothing after it yet is dropped instead. Whether
 /// anything changed.
-fn close_open_spans(block: &mut String) -> bool {
+/// (`open`: room for the openers, empty.)
+fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
     let unedited = block.len();
     let bytes = block.as_bytes();
-    // (position, delimiter) of each unclosed opener.
-    let mut open: Vec<(usize, String)> = Vec::new();
+    // Each unclosed opener: where it is, and its delimiter (a run of one
+    // character).
+    open.clear();
+    // The bytes the loop looks at; others are skipped.
+    const SPAN_BYTES: [bool; 256] = {
+        let mut span_bytes = [false; 256];
+        let mut i = 0;
+        while i < 6 {
+            span_bytes[b"\\`<*_~"[i] as usize] = true;
+            i += 1;
+        }
+        span_bytes
+    };
     let mut i = 0;
     while i < bytes.len() {
         let c = bytes[i];
+        if !SPAN_BYTES[usize::from(c)] {
+            i += 1;
+            continue;
+        }
         if c == b'\\' {
             i += 2;
             continue;
         }
         if c == b'`' {
-            let n = bytes[i..].iter().take_while(|&&b| b == b'`').count();
+            let n = run_length(bytes, i);
             let fence = &block[i..i + n];
             match block[i + n..].find(fence) {
                 Some(close) => i += n + close + n,
                 None => {
-                    open.push((i, fence.to_owned()));
+                    open.push(Delimiter {
+                        at: i,
+                        byte: c,
+                        len: n,
+                    });
                     break;
                 }
             }
@@ -594,52 +714,79 @@ fn close_open_spans(block: &mut String) -> bool {
             }
         }
         if matches!(c, b'*' | b'_' | b'~') {
-            let n = bytes[i..].iter().take_while(|&&b| b == c).count();
+            let n = run_length(bytes, i);
             let before = block[..i].chars().next_back();
             let after = block[i + n..].chars().next();
             let can_open = after.is_some_and(|a| !a.is_whitespace())
                 && !(c == b'_' && before.is_some_and(char::is_alphanumeric));
             let can_close = before.is_some_and(|b| !b.is_whitespace())
                 && !(c == b'_' && after.is_some_and(char::is_alphanumeric));
-            let delimiter = &block[i..i + n];
             let closes = can_close
                 && open
                     .iter()
-                    .rposition(|(_, d)| d == delimiter)
+                    .rposition(|d| d.byte == c && d.len == n)
                     .is_some_and(|at| {
                         open.truncate(at);
                         true
                     });
-            let line_start = block[..i].find_last(b'\n').map_or(0, |p| p + 1);
-            let bullet =
-                c != b'~' && n == 1 && block[line_start..i].trim().is_empty() && after == Some(' ');
+            let bullet = c != b'~'
+                && n == 1
+                && after == Some(' ')
+                && block[..i]
+                    .rsplit('\n')
+                    .next()
+                    .is_some_and(|line| line.trim().is_empty());
             if !closes
                 && (can_open || after.is_none())
                 && !bullet
                 && (c != b'~' || n == 2 || after.is_none())
             {
-                open.push((i, delimiter.to_owned()));
+                open.push(Delimiter {
+                    at: i,
+                    byte: c,
+                    len: n,
+                });
             }
             i += n;
             continue;
         }
         i += 1;
     }
-    let mut closing = String::new();
-    for (at, delimiter) in open.iter().rev() {
-        let after = &block[at + delimiter.len()..];
-        if after.trim().is_empty() {
-            // Nothing emphasized or quoted yet: drop the opener.
-            block.truncate(*at);
-            closing.clear();
-        } else {
-            closing.push_str(delimiter);
+    // Innermost first: an opener with nothing after it (once the openers
+    // inside it are gone) goes, with everything closed inside it; the
+    // openers outside the outermost one that goes are closed.
+    let mut end = block.len();
+    let mut closed = open.len();
+    for (index, delimiter) in open.iter().enumerate().rev() {
+        if block[delimiter.at + delimiter.len..end].trim().is_empty() {
+            end = delimiter.at;
+            closed = index;
         }
     }
+    block.truncate(end);
     let trimmed = block.trim_end_matches([' ', '\t']).len();
     block.truncate(trimmed);
-    block.push_str(&closing);
-    trimmed != unedited || !closing.is_empty()
+    for delimiter in open[..closed].iter().rev() {
+        for _ in 0..delimiter.len {
+            block.push(char::from(delimiter.byte));
+        }
+    }
+    let changed = trimmed != unedited || closed > 0;
+    open.clear();
+    changed
+}
+
+/// An emphasis or code span opener: where it is, its character and how
+/// many of it.
+struct Delimiter {
+    at: usize,
+    byte: u8,
+    len: usize,
+}
+
+/// How many times the byte at `i` repeats from there.
+fn run_length(bytes: &[u8], i: usize) -> usize {
+    bytes[i..].iter().take_while(|&&b| b == bytes[i]).count()
 }
 
 /// Where `](` stands in `text`: a link's label ending and its destination

@@ -125,6 +125,10 @@ fn fragment() -> impl Strategy<Value = String> {
         Just("<cite id=\"a\">**b** [1]</cite>".to_owned()),
         Just("http://".to_owned()),
         Just(").".to_owned()),
+        Just("!".to_owned()),
+        Just("$5 ".to_owned()),
+        Just("^".to_owned()),
+        Just("(€1) ".to_owned()),
         // Words, with whitespace wider than a byte (no-break, ideographic).
         "[a-zé✓ \u{a0}\u{3000}]{0,6}",
         // Characters whose width or class differs between byte, char and

@@ -5,7 +5,7 @@
 
 use super::TYPING;
 use crate::stream::preview::{item_marker, preview, RowHold};
-use crate::stream::FindLast;
+use crate::stream::{has_byte, FindLast};
 
 /// `html` around its one [`TYPING`] character, which must be in text (not
 /// in an attribute, and not repeated in one either).
@@ -20,7 +20,7 @@ pub(super) fn split_at_typing(html: &str) -> Option<(&str, &str)> {
 
 /// Whether `text` has a `close` with no `open` before it (both ASCII).
 pub(super) fn closes_before_opening(text: &str, open: u8, close: u8) -> bool {
-    if memchr::memchr(close, text.as_bytes()).is_none() {
+    if !has_byte(text, close) {
         return false;
     }
     let mut depth = 0usize;
@@ -163,46 +163,41 @@ pub(super) fn has_html_line(text: &str) -> bool {
 }
 
 /// Whether text has no markdown syntax at all: it renders as itself.
+/// (`(`, `)` and `!` only count next to brackets, which are syntax
+/// themselves; but the preview holds a `(` or `!` ending the text back.
+/// Math and superscripts are not on: `$` and `^` are text.)
 pub(super) fn is_plain(text: &str) -> bool {
-    !text.bytes().any(|b| {
-        matches!(
-            b,
-            b'*' | b'_'
-                | b'`'
-                | b'['
-                | b']'
-                | b'<'
-                | b'>'
-                | b'|'
-                | b'&'
-                | b'~'
-                | b'('
-                | b')'
-                | b'!'
-                | b'\\'
-                | b'#'
-                | b'$'
-                | b'^'
-                | b'\t'
-                | b'\r'
-                | b'\n'
-                | b'\0'
-        )
-    })
+    const SYNTAX: [bool; 256] = {
+        let mut syntax = [false; 256];
+        let bytes = b"*_`[]<>|&~\\#\t\r\n\0";
+        let mut i = 0;
+        while i < bytes.len() {
+            syntax[bytes[i] as usize] = true;
+            i += 1;
+        }
+        syntax
+    };
+    !text.bytes().any(|b| SYNTAX[usize::from(b)])
+        && !text.trim_end_matches(' ').ends_with(['(', '!'])
 }
 
 /// Whether a word may be or become a link: a URL or an e-mail address,
 /// or (the last word) the start of a URL, which the preview holds back.
 pub(super) fn has_url_like_word(text: &str) -> bool {
     // (Every URL starts with `h` or `w`, or has a `:` or `@`.)
-    let may_be_url = |b: u8| matches!(b, b'h' | b'H' | b'w' | b'W' | b':' | b'@');
-    if !text.bytes().any(may_be_url) {
+    let bytes = text.as_bytes();
+    let mut may_be_url = false;
+    for &b in bytes {
+        match b {
+            b':' | b'@' => return true,
+            b'h' | b'H' | b'w' | b'W' => may_be_url = true,
+            _ => {}
+        }
+    }
+    if !may_be_url {
         return false;
     }
-    let bytes = text.as_bytes();
-    if bytes.iter().any(|&b| b == b':' || b == b'@')
-        || bytes.windows(4).any(|w| w.eq_ignore_ascii_case(b"www."))
-    {
+    if bytes.windows(4).any(|w| w.eq_ignore_ascii_case(b"www.")) {
         return true;
     }
     // (`*www.` and `(https://` are URLs being typed too. Words end at any

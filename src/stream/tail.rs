@@ -385,12 +385,12 @@ impl Tail {
         if may_close || open[*at..].contains(['\r', '\0']) {
             return None;
         }
-        // Whole lines join the block. (How a last line of only spaces
-        // shows depends on its length: left to the whole render.)
+        // Whole lines join the block. (A last line of only spaces may yet
+        // be a closing fence's indentation: up to three show as nothing.)
         let complete = open.find_last(b'\n').map_or(*at, |i| (i + 1).max(*at));
-        let partial = &open[complete..];
-        if !partial.is_empty() && partial.trim_start_matches(' ').is_empty() {
-            return None;
+        let mut partial = &open[complete..];
+        if partial.len() <= 3 && partial.bytes().all(|b| b == b' ') {
+            partial = "";
         }
         let _ = escape_html_body_text(&mut *head, &open[*at..complete]);
         *at = complete;

@@ -754,6 +754,26 @@ mod tests {
     }
 
     #[test]
+    fn a_list_items_second_line_ends_checked_with_its_whole_block() {
+        // (Once the item's second line ends, the preview's block reaches
+        // back to the paragraph before the list, whose backtick it closes.)
+        for message in ["`  \n- <cite id='b'/>\\\na  \n", "**b\n- x\ny\nz"] {
+            for chunk in [1, 2, 3] {
+                assert_cached_tail_is_whole(message, chunk, &Options::default());
+            }
+        }
+    }
+
+    #[test]
+    fn text_held_back_while_typed_keeps_the_tail() {
+        let message = "see <cite id=\"call_1\">x</cite> &amp; [12, 3] at https://a.example/x?y=1 \
+                       and www.b.example/z#f [1#page=3] < 4 &x y";
+        for chunk in [1, 2, 3, 5] {
+            assert_cached_tail_is_whole(message, chunk, &Options::default());
+        }
+    }
+
+    #[test]
     fn a_link_label_opening_a_line_stays_in_its_block() {
         // (Frozen by `[note]`, the list is kept rendered at the tail's
         // head; shown without its `[`, the label would be the list's item.)

@@ -113,7 +113,7 @@ pub(super) fn preview(open: &str) -> Preview<'_> {
 /// a long list is looked at one item at a time), else where the last
 /// block starts. (Only the lines before the last decide: what the preview
 /// does must not change while a line is typed.)
-fn preview_block_start(text: &str) -> usize {
+pub(super) fn preview_block_start(text: &str) -> usize {
     after_list_item(text).map_or_else(|| after_blank_line(text), |after| after.line_start)
 }
 

@@ -41,15 +41,15 @@ mod text;
 
 use super::preview::{
     after_list_item, is_delimiter_row, item_marker, last_block_start, one_line_item, preview,
-    ItemMark, Preview, RowHold,
+    preview_block_start, ItemMark, Preview, RowHold,
 };
 use super::{contains_any, reaches_back, FindLast};
 use crate::cite::index::IndexBuilder;
 use text::{
     cite_tags, cites_paired, closes_before_opening, has_html_line, has_url_like_word,
     inline_content_start, innermost_block, is_plain, is_settled, line_is_settled, may_be_settled,
-    split_at_typing, split_closers, stand_in_content, still_held, tags_are_cites, text_is_settled,
-    word_boundary,
+    renders_as_itself, split_at_typing, split_closers, stand_in_content, still_held,
+    tags_are_cites, text_is_settled, word_boundary,
 };
 
 /// Renders text of the open part as HTML, continuing the citation state
@@ -194,6 +194,110 @@ struct SettledLine {
     typing: Typing,
     /// The last rendering of the text since `at`, behind the stand-in.
     last_piece: Option<Rendering>,
+    /// The text since `at` ended in a construct the preview held back, and
+    /// this was the tail; see [`Held`].
+    held: Option<Held>,
+}
+
+/// A tail whose text ends in something still being typed that the preview
+/// holds back whole: a tag, an entity, a marker or a URL. While what is
+/// typed next only goes on with it (`<cite id="ca` + `ll_1`), the preview
+/// holds all of it back in the same place, so the tail stays the same.
+#[derive(Debug, Clone)]
+struct Held {
+    what: HeldBack,
+    /// The open text's length when the tail was made.
+    to: usize,
+    tail: String,
+}
+
+/// What the preview holds back, by how it is typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum HeldBack {
+    /// `<cite id="…` without its `>`.
+    Tag,
+    /// `&amp`: up to 32 letters, digits and `#` after the `&`.
+    Entity { len: usize },
+    /// `[1, 2`: a digit, then letters, digits, `,`, `-`, `#`, `=`.
+    Marker,
+    /// `https://…` and `www.…`, in URL characters.
+    Url,
+}
+
+impl HeldBack {
+    /// What the held back text `held` (after any spaces that end the shown
+    /// text) is, if it is one of the kinds and typed in its plain
+    /// characters only.
+    fn of(held: &str) -> Option<HeldBack> {
+        let bytes = held.as_bytes();
+        let rest = bytes.get(1..).filter(|rest| !rest.is_empty())?;
+        match bytes[0] {
+            // (A tag's name, `/` or `!` must follow: `< 4` is text.)
+            b'<' => ((rest[0].is_ascii_alphabetic() || matches!(rest[0], b'/' | b'!'))
+                && !held.contains(['>', '\n', '\r', '|']))
+            .then_some(HeldBack::Tag),
+            b'&' => (rest.len() <= MAX_ENTITY && rest.iter().all(|&b| entity_byte(b)))
+                .then_some(HeldBack::Entity { len: rest.len() }),
+            b'[' => (rest[0].is_ascii_digit() && rest.iter().all(|&b| marker_byte(b)))
+                .then_some(HeldBack::Marker),
+            _ => {
+                let token = held.trim_start_matches(['(', '*', '_']);
+                let scheme = ["https://", "http://", "www."]
+                    .iter()
+                    .any(|scheme| token.starts_with(scheme));
+                (scheme && held.bytes().all(url_byte)).then_some(HeldBack::Url)
+            }
+        }
+    }
+
+    /// The same held back after `typed`, which goes on with it; for an
+    /// entity, its new length.
+    fn goes_on_with(self, typed: &str) -> Option<HeldBack> {
+        let bytes = typed.as_bytes();
+        match self {
+            HeldBack::Tag => (!typed.contains(['>', '\n', '\r', '|'])).then_some(self),
+            HeldBack::Entity { len } => {
+                let len = len + bytes.len();
+                (len <= MAX_ENTITY && bytes.iter().all(|&b| entity_byte(b)))
+                    .then_some(HeldBack::Entity { len })
+            }
+            HeldBack::Marker => bytes.iter().all(|&b| marker_byte(b)).then_some(self),
+            HeldBack::Url => bytes.iter().all(|&b| url_byte(b)).then_some(self),
+        }
+    }
+}
+
+/// The longest entity name the preview holds back.
+const MAX_ENTITY: usize = 32;
+
+fn entity_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'#'
+}
+
+/// What the preview holds back in a marker being typed (no space: the
+/// preview trims them).
+fn marker_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b',' | b'-' | b'#' | b'=')
+}
+
+/// The URL characters that are no markdown syntax.
+fn url_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+        || matches!(
+            b,
+            b'-' | b'.'
+                | b'/'
+                | b':'
+                | b'?'
+                | b'#'
+                | b'='
+                | b'%'
+                | b'+'
+                | b','
+                | b';'
+                | b'@'
+                | b'\''
+        )
 }
 
 /// The text since a settled line's end rendered with [`TYPING`] after it.
@@ -574,6 +678,7 @@ impl Tail {
             rendered_to: at,
             typing: Typing::NotRendered,
             last_piece: None,
+            held: None,
         })));
         self.inline(open, render)
     }
@@ -590,6 +695,13 @@ impl Tail {
         let newline = line_start.checked_sub(1)?;
         let ended_line_start = open[..newline].find_last(b'\n').map_or(0, |i| i + 1);
         if line_start != open.len() || ended_line_start != line.line_start {
+            return None;
+        }
+        // (What the line's text was checked against is the part of its
+        // block on this line: the preview of the open text may now see a
+        // block that starts further back, a list item's first line before
+        // the line going on with it, and an opener left there.)
+        if preview_block_start(open) < line.line_start {
             return None;
         }
         let pending = open.get(line.at..newline)?;
@@ -619,6 +731,9 @@ impl Tail {
         {
             return None;
         }
+        if let Some(html) = line.still_held(open) {
+            return Some(html);
+        }
         if let Some(html) = line.plain(pending) {
             return Some(html);
         }
@@ -630,7 +745,7 @@ impl Tail {
         if let Some(boundary) = word_boundary(pending) {
             let words = &pending[..boundary];
             let piece = [STAND_IN, words].concat();
-            if is_plain(words) && !has_url_like_word(words) && line_is_settled(words) {
+            if renders_as_itself(words) && line_is_settled(words) {
                 // (Plain words render as themselves, as in `plain`.)
                 line.advance(words, boundary, None);
                 if let Some(html) = line.plain(&open[line.at..]) {
@@ -651,11 +766,36 @@ impl Tail {
             }
         }
         let piece = [STAND_IN, &open[line.at..]].concat();
-        let html = line.compose_shown(&preview(&piece).text, render)?;
+        let shown = preview(&piece).text;
+        let html = line.compose_shown(&shown, render)?;
         line.rendered_to = open.len();
         line.typing = Typing::NotRendered;
+        line.held = held_back(&piece, &shown).map(|what| Held {
+            what,
+            to: open.len(),
+            tail: html.clone(),
+        });
         Some(html)
     }
+}
+
+/// What the preview held back at the end of `piece`, showing `shown`: the
+/// piece up to it (its spaces trimmed) and then only closers.
+fn held_back(piece: &str, shown: &str) -> Option<HeldBack> {
+    let common = piece
+        .bytes()
+        .zip(shown.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let closers_only = shown
+        .get(common..)?
+        .bytes()
+        .all(|b| matches!(b, b'*' | b'_' | b'~' | b'`'));
+    let held = piece.get(common..)?.trim_start_matches(' ');
+    if !closers_only || held.is_empty() {
+        return None;
+    }
+    HeldBack::of(held)
 }
 
 /// After a whole render just past a newline: the open text's last block is
@@ -688,10 +828,24 @@ fn table_rows(
 }
 
 impl SettledLine {
+    /// While the text held back at the end of the last tail only goes on:
+    /// that tail again.
+    fn still_held(&mut self, open: &str) -> Option<String> {
+        let held = self.held.as_mut()?;
+        let Some(what) = held.what.goes_on_with(open.get(held.to..)?) else {
+            self.held = None;
+            return None;
+        };
+        held.what = what;
+        held.to = open.len();
+        self.rendered_to = open.len();
+        Some(held.tail.clone())
+    }
+
     /// When `pending`, the text since `at`, has no syntax: the tail, with
     /// no rendering; the words before its last boundary settle.
     fn plain(&mut self, pending: &str) -> Option<String> {
-        if !is_plain(pending) || has_url_like_word(pending) {
+        if !renders_as_itself(pending) {
             return None;
         }
         let shown = pending.trim_end_matches(' ');
@@ -709,6 +863,7 @@ impl SettledLine {
         self.at += by;
         self.at_content_start = false;
         self.last_piece = None;
+        self.held = None;
         if let Some(index) = index {
             self.index.absorb(index);
         }
@@ -751,10 +906,13 @@ impl SettledLine {
             // In a word with `&`, `<` or `\`, letters make an entity, a tag
             // name or an escape.
             && !words.contains(['&', '<', '\\'])
-            // After `[1`, digits and `,` `-` `#` go on a marker; letters
-            // make it text, as the stand-in does.
-            && (!open[self.at..].contains('[')
-                || typed.chars().all(|c| c.is_alphabetic() || c == ' '));
+            // After `[`, letters go on a label, shown as the stand-in is;
+            // but after `[1` letters and digits go on a marker, which the
+            // preview holds back (`[1#page=3]`), while the stand-in ends it.
+            && open[self.at..].rfind('[').is_none_or(|at| {
+                !open[self.at + at + 1..].starts_with(|c: char| c.is_ascii_digit())
+                    && typed.chars().all(|c| c.is_alphabetic() || c == ' ')
+            });
         if !plain {
             return None;
         }

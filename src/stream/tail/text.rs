@@ -162,23 +162,53 @@ pub(super) fn has_html_line(text: &str) -> bool {
         .any(|line| line.trim_start_matches(' ').starts_with('<'))
 }
 
+/// What a byte is to [`is_plain`] and [`has_url_like_word`].
+const SYNTAX: u8 = 1;
+const URL_MARK: u8 = 2;
+const URL_START: u8 = 4;
+const BYTE_CLASSES: [u8; 256] = {
+    let mut classes = [0; 256];
+    let syntax = b"*_`[]<>|&~\\#\t\r\n\0";
+    let mut i = 0;
+    while i < syntax.len() {
+        classes[syntax[i] as usize] = SYNTAX;
+        i += 1;
+    }
+    classes[b':' as usize] = URL_MARK;
+    classes[b'@' as usize] = URL_MARK;
+    classes[b'h' as usize] = URL_START;
+    classes[b'H' as usize] = URL_START;
+    classes[b'w' as usize] = URL_START;
+    classes[b'W' as usize] = URL_START;
+    classes
+};
+
+/// The classes of the bytes of `text`, or-ed.
+fn byte_classes(text: &str) -> u8 {
+    text.bytes()
+        .fold(0, |classes, b| classes | BYTE_CLASSES[usize::from(b)])
+}
+
 /// Whether text has no markdown syntax at all: it renders as itself.
 /// (`(`, `)` and `!` only count next to brackets, which are syntax
 /// themselves; but the preview holds a `(` or `!` ending the text back.
 /// Math and superscripts are not on: `$` and `^` are text.)
 pub(super) fn is_plain(text: &str) -> bool {
-    const SYNTAX: [bool; 256] = {
-        let mut syntax = [false; 256];
-        let bytes = b"*_`[]<>|&~\\#\t\r\n\0";
-        let mut i = 0;
-        while i < bytes.len() {
-            syntax[bytes[i] as usize] = true;
-            i += 1;
-        }
-        syntax
-    };
-    !text.bytes().any(|b| SYNTAX[usize::from(b)])
-        && !text.trim_end_matches(' ').ends_with(['(', '!'])
+    byte_classes(text) & SYNTAX == 0 && !ends_held(text)
+}
+
+/// Whether `text` ends (but for spaces) in what the preview holds back.
+fn ends_held(text: &str) -> bool {
+    text.trim_end_matches(' ').ends_with(['(', '!'])
+}
+
+/// Whether `text` renders as itself and none of its words may become a
+/// link: [`is_plain`] and not [`has_url_like_word`], in one pass.
+pub(super) fn renders_as_itself(text: &str) -> bool {
+    let classes = byte_classes(text);
+    classes & (SYNTAX | URL_MARK) == 0
+        && !ends_held(text)
+        && (classes & URL_START == 0 || !has_url_like_word(text))
 }
 
 /// Whether a word may be or become a link: a URL or an e-mail address,
@@ -187,32 +217,59 @@ pub(super) fn has_url_like_word(text: &str) -> bool {
     // (Every URL starts with `h` or `w`, or has a `:` or `@`.)
     let bytes = text.as_bytes();
     let mut may_be_url = false;
-    for &b in bytes {
+    for (i, &b) in bytes.iter().enumerate() {
         match b {
             b':' | b'@' => return true,
-            b'h' | b'H' | b'w' | b'W' => may_be_url = true,
+            b'h' | b'H' => may_be_url = true,
+            b'w' | b'W' => {
+                if bytes
+                    .get(i..i + 4)
+                    .is_some_and(|w| w.eq_ignore_ascii_case(b"www."))
+                {
+                    return true;
+                }
+                may_be_url = true;
+            }
             _ => {}
         }
     }
-    if !may_be_url {
-        return false;
+    may_be_url && last_word_starts_url(text)
+}
+
+/// Whether the last word of `text` (leading punctuation aside: `*www.`,
+/// `(https://`) is the start of a URL being typed. Words end at any
+/// whitespace, as in the preview: U+3000 too.
+fn last_word_starts_url(text: &str) -> bool {
+    const STARTS: [&[u8]; 3] = [b"https://", b"http://", b"www."];
+    let text = text.trim_end_matches(' ');
+    let bytes = text.as_bytes();
+    // (An ASCII word is read off its bytes.)
+    let word_start = bytes
+        .iter()
+        .rposition(|&b| !b.is_ascii_graphic())
+        .map_or(0, |i| i + 1);
+    if bytes
+        .get(word_start.wrapping_sub(1))
+        .is_none_or(|&b| b == b' ')
+    {
+        let word = &bytes[word_start..];
+        let start = word.iter().position(u8::is_ascii_alphanumeric);
+        let last = start.map_or(&[][..], |s| &word[s..]);
+        return !last.is_empty()
+            && STARTS.iter().any(|url| {
+                url.get(..last.len())
+                    .is_some_and(|prefix| prefix.eq_ignore_ascii_case(last))
+            });
     }
-    if bytes.windows(4).any(|w| w.eq_ignore_ascii_case(b"www.")) {
-        return true;
-    }
-    // (`*www.` and `(https://` are URLs being typed too. Words end at any
-    // whitespace, as in the preview: U+3000 too.)
     let last = text
-        .trim_end_matches(' ')
         .rsplit(char::is_whitespace)
         .next()
         .unwrap_or_default()
         .trim_start_matches(|c: char| !c.is_alphanumeric());
     !last.is_empty()
-        && ["https://", "http://", "www."].iter().any(|start| {
-            start
-                .get(..last.len())
-                .is_some_and(|prefix| prefix.eq_ignore_ascii_case(last))
+        && STARTS.iter().any(|url| {
+            url.get(..last.len())
+                .is_some_and(|prefix| prefix.eq_ignore_ascii_case(last.as_bytes()))
         })
 }
 

@@ -745,13 +745,19 @@ impl Tail {
         if let Some(boundary) = word_boundary(pending) {
             let words = &pending[..boundary];
             let piece = [STAND_IN, words].concat();
-            if renders_as_itself(words) && line_is_settled(words) {
+            // (Past the start of the line's content, words need no
+            // letter: they can no longer make a rule or a list marker.)
+            let words_settle = match line.at_content_start {
+                true => line_is_settled(words),
+                false => cite_tags(words) == Some(0),
+            };
+            if renders_as_itself(words) && words_settle {
                 // (Plain words render as themselves, as in `plain`.)
                 line.advance(words, boundary, None);
                 if let Some(html) = line.plain(&open[line.at..]) {
                     return Some(html);
                 }
-            } else if line_is_settled(words) && may_be_settled(words) && is_settled(&piece) {
+            } else if words_settle && may_be_settled(words) && is_settled(&piece) {
                 let (html, after) = render(&piece, Some(&line.index));
                 let settled = |(inner, _): &(&str, bool)| {
                     text_is_settled(inner) && !inner.ends_with(' ') && cites_paired(words, inner)
@@ -910,8 +916,10 @@ impl SettledLine {
             // but after `[1` letters and digits go on a marker, which the
             // preview holds back (`[1#page=3]`), while the stand-in ends it.
             && open[self.at..].rfind('[').is_none_or(|at| {
-                !open[self.at + at + 1..].starts_with(|c: char| c.is_ascii_digit())
-                    && typed.chars().all(|c| c.is_alphabetic() || c == ' ')
+                let inner = &open[self.at + at + 1..];
+                inner.contains(']')
+                    || (!inner.starts_with(|c: char| c.is_ascii_digit())
+                        && typed.chars().all(|c| c.is_alphabetic() || c == ' '))
             });
         if !plain {
             return None;
@@ -951,6 +959,12 @@ impl SettledLine {
         if shown == STAND_IN.trim_end() {
             // All of it held back, it shows nothing: no need to render.
             return self.compose("", false);
+        }
+        // (What shows of it may be plain text: `12` of `12 <ci`.)
+        if let Some(text) = shown.strip_prefix(STAND_IN) {
+            if renders_as_itself(text) && !text.ends_with(' ') {
+                return self.compose(text, true);
+            }
         }
         Rendering::keep(&mut self.last_piece, shown, |text| {
             render(text, Some(&self.index))

@@ -129,6 +129,9 @@ fn fragment() -> impl Strategy<Value = String> {
         Just("$5 ".to_owned()),
         Just("^".to_owned()),
         Just("(€1) ".to_owned()),
+        Just("Why ".to_owned()),
+        Just("Ht".to_owned()),
+        Just("WWW.".to_owned()),
         // Words, with whitespace wider than a byte (no-break, ideographic).
         "[a-zé✓ \u{a0}\u{3000}]{0,6}",
         // Characters whose width or class differs between byte, char and

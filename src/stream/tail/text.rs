@@ -240,7 +240,13 @@ pub(super) fn has_url_like_word(text: &str) -> bool {
 /// `(https://`) is the start of a URL being typed. Words end at any
 /// whitespace, as in the preview: U+3000 too.
 fn last_word_starts_url(text: &str) -> bool {
-    const STARTS: [&[u8]; 3] = [b"https://", b"http://", b"www."];
+    // (As the preview holds them: lowercase. `Wh` is no URL.)
+    let starts_url = |word: &[u8]| {
+        !word.is_empty()
+            && [&b"https://"[..], b"http://", b"www."]
+                .iter()
+                .any(|url| url.starts_with(word))
+    };
     let text = text.trim_end_matches(' ');
     let bytes = text.as_bytes();
     // (An ASCII word is read off its bytes.)
@@ -254,23 +260,14 @@ fn last_word_starts_url(text: &str) -> bool {
     {
         let word = &bytes[word_start..];
         let start = word.iter().position(u8::is_ascii_alphanumeric);
-        let last = start.map_or(&[][..], |s| &word[s..]);
-        return !last.is_empty()
-            && STARTS.iter().any(|url| {
-                url.get(..last.len())
-                    .is_some_and(|prefix| prefix.eq_ignore_ascii_case(last))
-            });
+        return starts_url(start.map_or(&[][..], |s| &word[s..]));
     }
     let last = text
         .rsplit(char::is_whitespace)
         .next()
         .unwrap_or_default()
         .trim_start_matches(|c: char| !c.is_alphanumeric());
-    !last.is_empty()
-        && STARTS.iter().any(|url| {
-            url.get(..last.len())
-                .is_some_and(|prefix| prefix.eq_ignore_ascii_case(last.as_bytes()))
-        })
+    starts_url(last.as_bytes())
 }
 
 /// Whether the inline HTML `html` leaves nothing that a later delimiter
@@ -413,6 +410,10 @@ mod tests {
         assert!(has_url_like_word("at https://x.example now"));
         assert!(has_url_like_word("mail me@host"));
         assert!(!has_url_like_word("see what"));
+        assert!(
+            !has_url_like_word("see Wh"),
+            "the preview holds lowercase starts only"
+        );
         assert!(!has_url_like_word("the end."));
     }
 

@@ -57,6 +57,34 @@ use text::{
 /// state after it.
 pub(super) type Render<'r> = dyn Fn(&str, Option<&IndexBuilder>) -> (String, IndexBuilder) + 'r;
 
+/// `parts` joined: a new tail. (Its capacity is rounded up, so that a
+/// push's tail mostly fits the block freed with the last one, which a host
+/// drops for it: the allocator hands that block back at once instead of
+/// looking for one of the new size. The last tail is a few bytes shorter,
+/// and what every push allocates anew is the tail.)
+fn tail_string(parts: &[&str]) -> String {
+    let len: usize = parts.iter().map(|part| part.len()).sum();
+    let mut tail = String::with_capacity(len.next_multiple_of(TAIL_ROUNDING));
+    for part in parts {
+        tail.push_str(part);
+    }
+    tail
+}
+
+/// What a tail's capacity is rounded up to (see [`tail_string`]).
+const TAIL_ROUNDING: usize = 256;
+
+/// `parts` joined: the HTML of a line's settled words, with room for the
+/// words to come (it grows at every word).
+fn line_head(parts: &[&str]) -> String {
+    let len: usize = parts.iter().map(|part| part.len()).sum();
+    let mut head = String::with_capacity(len + TAIL_ROUNDING);
+    for part in parts {
+        head.push_str(part);
+    }
+    head
+}
+
 /// What the tail remembers between pushes (positions are in the open text).
 #[derive(Debug, Clone, Default)]
 pub(super) struct Tail {
@@ -134,7 +162,7 @@ fn after_list_opening(html: &str, mark: ItemMark) -> Option<&str> {
 impl ListHead {
     /// The list's items, then `html`, more of the list rendered alone.
     fn followed_by(&self, html: &str, mark: ItemMark) -> Option<String> {
-        Some([self.head.as_str(), after_list_opening(html, mark)?].concat())
+        Some(tail_string(&[&self.head, after_list_opening(html, mark)?]))
     }
 }
 
@@ -343,7 +371,7 @@ impl Tail {
                 hold,
                 html,
             }) if *held == line_start && still_held(*hold, &open[line_start..]) => {
-                Some(html.clone())
+                Some(tail_string(&[html]))
             }
             Some(State::Inline(line)) if line.line_start == line_start => self.inline(open, render),
             Some(State::Inline(_)) => self.line_ended(open, line_start, render),
@@ -364,7 +392,7 @@ impl Tail {
             None => {
                 let kept =
                     Rendering::keep(&mut self.last_whole, &shown.text, |text| render(text, None));
-                (kept.html.clone(), kept.index.clone())
+                (tail_string(&[&kept.html]), kept.index.clone())
             }
         };
         self.remember(open, line_start, &shown, &html, index);
@@ -442,7 +470,7 @@ impl Tail {
         };
         if line_start == rows.line_start {
             return still_held(RowHold::UntilNewline, &open[line_start..])
-                .then(|| [rows.head.as_str(), TABLE_CLOSERS].concat());
+                .then(|| tail_string(&[&rows.head, TABLE_CLOSERS]));
         }
         let row_end = line_start.checked_sub(1)?;
         let row_start = open[..row_end].find_last(b'\n').map_or(0, |i| i + 1);
@@ -468,7 +496,7 @@ impl Tail {
         rows.head.push_str(row_html);
         rows.index.absorb(index);
         rows.line_start = line_start;
-        Some([rows.head.as_str(), TABLE_CLOSERS].concat())
+        Some(tail_string(&[&rows.head, TABLE_CLOSERS]))
     }
 
     /// In a code block: the new text escaped onto it, unless one of its
@@ -498,7 +526,7 @@ impl Tail {
         }
         let _ = escape_html_body_text(&mut *head, &open[*at..complete]);
         *at = complete;
-        let mut html = head.clone();
+        let mut html = tail_string(&[head]);
         let _ = escape_html_body_text(&mut html, partial);
         html.push_str(CODE_CLOSERS);
         Some(html)
@@ -519,7 +547,7 @@ impl Tail {
         let line = shown.strip_prefix(&open[..line_start])?;
         if line.is_empty() {
             let (_, closing) = mark.list_tags();
-            return Some(([list.head.as_str(), closing].concat(), list.index.clone()));
+            return Some((tail_string(&[&list.head, closing]), list.index.clone()));
         }
         let (html, index) = render(line, Some(&list.index));
         Some((list.followed_by(&html, mark)?, index))
@@ -669,7 +697,7 @@ impl Tail {
         self.state = Some(State::Inline(Box::new(SettledLine {
             line_start,
             at,
-            head: [head, spaces].concat(),
+            head: line_head(&[head, spaces]),
             typed_spaces: spaces.len(),
             closers: closers.to_owned(),
             heading,
@@ -845,7 +873,7 @@ impl SettledLine {
         held.what = what;
         held.to = open.len();
         self.rendered_to = open.len();
-        Some(held.tail.clone())
+        Some(tail_string(&[&held.tail]))
     }
 
     /// When `pending`, the text since `at`, has no syntax: the tail, with
@@ -947,7 +975,7 @@ impl SettledLine {
         let Typing::Split(before, after) = &self.typing else {
             return None;
         };
-        Some([before.as_str(), shown_typed, after].concat())
+        Some(tail_string(&[before, shown_typed, after]))
     }
 }
 
@@ -984,10 +1012,6 @@ impl SettledLine {
         } else {
             &self.head[..self.head.len() - self.typed_spaces]
         };
-        let mut html = String::with_capacity(head.len() + inner.len() + self.closers.len());
-        html.push_str(head);
-        html.push_str(inner);
-        html.push_str(&self.closers);
-        Some(html)
+        Some(tail_string(&[head, inner, &self.closers]))
     }
 }

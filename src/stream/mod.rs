@@ -201,7 +201,8 @@ impl Stream {
     pub fn push_deferred(&mut self, chunk: &str) -> Patch {
         let chunk = &*self.with_line_feeds(chunk);
         let line_was = self.open.len() - self.line_start;
-        if let Some(newline) = chunk.find_last(b'\n') {
+        let newline = chunk.find_last(b'\n');
+        if let Some(newline) = newline {
             self.line_start = self.open.len() + newline + 1;
         }
         self.open.push_str(chunk);
@@ -212,7 +213,7 @@ impl Stream {
                 && early_cut(&self.open, self.line_start)
                     .is_some_and(|cut| self.refused_cut != Some(cut))
         };
-        if has_byte(chunk, b'\n') || early() {
+        if newline.is_some() || early() {
             self.commit(&mut patch);
         }
         patch
@@ -965,3 +966,4 @@ mod tests {
         assert!(!tail.contains("Old"), "{tail}");
     }
 }
+

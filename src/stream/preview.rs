@@ -885,3 +885,4 @@ mod tests {
         shows("```\ncode\n```\n\nmore *x", "```\ncode\n```\n\nmore *x*");
     }
 }
+

@@ -46,10 +46,11 @@ use super::preview::{
 use super::{contains_any, reaches_back, FindLast};
 use crate::cite::index::IndexBuilder;
 use text::{
-    cite_tags, cites_paired, closes_before_opening, has_html_line, has_url_like_word,
-    inline_content_start, innermost_block, is_plain, is_settled, line_is_settled, may_be_settled,
-    renders_as_itself, split_at_typing, split_closers, stand_in_content, still_held,
-    tags_are_cites, text_is_settled, word_boundary,
+    byte_classes, cite_tags, cites_paired, classes_render_as_itself, closes_before_opening,
+    has_html_line, has_url_like_word, inline_content_start, innermost_block, is_plain, is_settled,
+    line_is_settled, may_be_settled, renders_as_itself, split_at_typing, split_closers,
+    stand_in_content, still_held, tags_are_cites, text_is_settled, word_boundary, CLOSE_BRACKET,
+    CLOSE_PAREN, HASH,
 };
 
 /// Renders text of the open part as HTML, continuing the citation state
@@ -751,18 +752,19 @@ impl Tail {
             return None;
         };
         let pending = open.get(line.at..)?;
+        let classes = byte_classes(pending);
         // A heading's `#` may close it; a `]` or `)` without its opener
         // here may pair with one in the settled text (for the preview).
-        if line.heading && pending.contains('#')
-            || closes_before_opening(pending, b'[', b']')
-            || closes_before_opening(pending, b'(', b')')
+        if line.heading && classes & HASH != 0
+            || classes & CLOSE_BRACKET != 0 && closes_before_opening(pending, b'[', b']')
+            || classes & CLOSE_PAREN != 0 && closes_before_opening(pending, b'(', b')')
         {
             return None;
         }
         if let Some(html) = line.still_held(open) {
             return Some(html);
         }
-        if let Some(html) = line.plain(pending) {
+        if let Some(html) = line.plain_classified(pending, classes) {
             return Some(html);
         }
         if let Some(html) = line.typed(open, render) {
@@ -879,7 +881,12 @@ impl SettledLine {
     /// When `pending`, the text since `at`, has no syntax: the tail, with
     /// no rendering; the words before its last boundary settle.
     fn plain(&mut self, pending: &str) -> Option<String> {
-        if !renders_as_itself(pending) {
+        self.plain_classified(pending, byte_classes(pending))
+    }
+
+    /// [`SettledLine::plain`], the [`byte_classes`] of `pending` known.
+    fn plain_classified(&mut self, pending: &str, classes: u8) -> Option<String> {
+        if !classes_render_as_itself(pending, classes) {
             return None;
         }
         let shown = pending.trim_end_matches(' ');

@@ -162,10 +162,13 @@ pub(super) fn has_html_line(text: &str) -> bool {
         .any(|line| line.trim_start_matches(' ').starts_with('<'))
 }
 
-/// What a byte is to [`is_plain`] and [`has_url_like_word`].
-const SYNTAX: u8 = 1;
+/// What a byte is to the tail's checks (see [`byte_classes`]).
+pub(super) const SYNTAX: u8 = 1;
 const URL_MARK: u8 = 2;
 const URL_START: u8 = 4;
+pub(super) const CLOSE_BRACKET: u8 = 8;
+pub(super) const CLOSE_PAREN: u8 = 16;
+pub(super) const HASH: u8 = 32;
 const BYTE_CLASSES: [u8; 256] = {
     let mut classes = [0; 256];
     let syntax = b"*_`[]<>|&~\\#\t\r\n\0";
@@ -174,6 +177,9 @@ const BYTE_CLASSES: [u8; 256] = {
         classes[syntax[i] as usize] = SYNTAX;
         i += 1;
     }
+    classes[b']' as usize] |= CLOSE_BRACKET;
+    classes[b'#' as usize] |= HASH;
+    classes[b')' as usize] = CLOSE_PAREN;
     classes[b':' as usize] = URL_MARK;
     classes[b'@' as usize] = URL_MARK;
     classes[b'h' as usize] = URL_START;
@@ -183,8 +189,11 @@ const BYTE_CLASSES: [u8; 256] = {
     classes
 };
 
-/// The classes of the bytes of `text`, or-ed.
-fn byte_classes(text: &str) -> u8 {
+/// What the bytes of `text` are, or-ed: [`SYNTAX`] (markdown syntax, but
+/// for `(`, `)`, `!`, `$`, `^`), [`CLOSE_BRACKET`], [`CLOSE_PAREN`],
+/// [`HASH`], and what may start or mark a URL. One look at a text answers
+/// [`is_plain`], [`renders_as_itself`] and the tail's other questions.
+pub(super) fn byte_classes(text: &str) -> u8 {
     text.bytes()
         .fold(0, |classes, b| classes | BYTE_CLASSES[usize::from(b)])
 }
@@ -205,7 +214,11 @@ fn ends_held(text: &str) -> bool {
 /// Whether `text` renders as itself and none of its words may become a
 /// link: [`is_plain`] and not [`has_url_like_word`], in one pass.
 pub(super) fn renders_as_itself(text: &str) -> bool {
-    let classes = byte_classes(text);
+    classes_render_as_itself(text, byte_classes(text))
+}
+
+/// [`renders_as_itself`], the [`byte_classes`] of `text` known.
+pub(super) fn classes_render_as_itself(text: &str, classes: u8) -> bool {
     classes & (SYNTAX | URL_MARK) == 0
         && !ends_held(text)
         && (classes & URL_START == 0 || !has_url_like_word(text))

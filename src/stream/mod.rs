@@ -966,4 +966,3 @@ mod tests {
         assert!(!tail.contains("Old"), "{tail}");
     }
 }
-

@@ -885,4 +885,3 @@ mod tests {
         shows("```\ncode\n```\n\nmore *x", "```\ncode\n```\n\nmore *x*");
     }
 }
-

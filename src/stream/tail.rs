@@ -353,6 +353,8 @@ const STAND_IN: &str = "x ";
 const CONTENT_STAND_IN: &str = "x";
 /// The tags that close a code block at the margin.
 const CODE_CLOSERS: &str = "</code></pre>\n";
+/// The end of a rendered piece (a paragraph).
+const PARAGRAPH_END: &str = "</p>\n";
 /// The tags that close a table.
 const TABLE_CLOSERS: &str = "</tbody></table>\n";
 
@@ -788,7 +790,9 @@ impl Tail {
                     return Some(html);
                 }
             } else if words_settle && may_be_settled(words) && is_settled(&piece) {
-                let (html, after) = render(&piece, Some(&line.index));
+                let (html, after) = line
+                    .last_piece_followed_by(&piece)
+                    .unwrap_or_else(|| render(&piece, Some(&line.index)));
                 let settled = |(inner, _): &(&str, bool)| {
                     text_is_settled(inner) && !inner.ends_with(' ') && cites_paired(words, inner)
                 };
@@ -864,6 +868,32 @@ fn table_rows(
 }
 
 impl SettledLine {
+    /// `piece` rendered, when it is the last piece rendered followed by
+    /// text that renders as itself and begins with a space or punctuation
+    /// (`x **a**` and `, `): that rendering with the text added. (After a
+    /// space or punctuation a delimiter ending the piece closes and opens
+    /// as it does at the end of the text. Not `)`: after a link citation
+    /// written `([label](url))` it goes with the `(` before.)
+    fn last_piece_followed_by(&self, piece: &str) -> Option<(String, IndexBuilder)> {
+        let last = self.last_piece.as_ref()?;
+        let more = piece.strip_prefix(last.shown.as_str())?;
+        // (Punctuation may go on a URL ending the piece: `/b` after
+        // `https://h/-/c`.)
+        let starts_well = more.bytes().next().is_some_and(|b| {
+            b == b' '
+                || b.is_ascii_punctuation()
+                    && !matches!(b, b'(' | b')' | b'!' | b'[' | b'<')
+                    && !has_url_like_word(&last.shown)
+        });
+        if !starts_well || !renders_as_itself(more) {
+            return None;
+        }
+        // (A paragraph's trailing spaces do not show.)
+        let html = last.html.strip_suffix(PARAGRAPH_END)?;
+        let html = tail_string(&[html, more.trim_end_matches(' '), PARAGRAPH_END]);
+        Some((html, last.index.clone()))
+    }
+
     /// While the text held back at the end of the last tail only goes on:
     /// that tail again.
     fn still_held(&mut self, open: &str) -> Option<String> {

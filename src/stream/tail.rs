@@ -43,7 +43,7 @@ use super::preview::{
     after_list_item, is_delimiter_row, item_marker, last_block_start, one_line_item, preview,
     preview_block_start, ItemMark, Preview, RowHold,
 };
-use super::{contains_any, reaches_back, FindLast};
+use super::{has_fence_run, reaches_back, FindLast};
 use crate::cite::index::IndexBuilder;
 use text::{
     byte_classes, cite_tags, cites_paired, classes_render_as_itself, closes_before_opening,
@@ -147,7 +147,7 @@ impl Rendering {
 /// Whether `open` has footnotes, link reference definitions or fences,
 /// which change how a line renders in ways its own text cannot show.
 fn reaches_across_lines(open: &str) -> bool {
-    reaches_back(open) || contains_any(open, &["```", "~~~"])
+    reaches_back(open) || has_fence_run(open)
 }
 
 /// A list rendered alone, its opening tag left off (what follows a

@@ -714,18 +714,22 @@ impl Tail {
         self.inline(open, render)
     }
 
-    /// Just after the newline that ends a settled line whose text since
-    /// the settled point has nothing unfinished (the preview leaves it as
-    /// it is): the block shows as that text would at the line's end (a
-    /// paragraph or an item ends the same way at a newline as at its last
-    /// word), so only that text is rendered, not the open text.
+    /// Just after the newline that ends a settled line (and any blank lines
+    /// after it) whose text since the settled point has nothing unfinished
+    /// (the preview leaves it as it is): the block shows as that text would
+    /// at the line's end (a paragraph or an item ends the same way at a
+    /// newline as at its last word), so only that text is rendered, not the
+    /// open text.
     fn line_ended(&mut self, open: &str, line_start: usize, render: &Render<'_>) -> Option<String> {
         let Some(State::Inline(line)) = &mut self.state else {
             return None;
         };
-        let newline = line_start.checked_sub(1)?;
-        let ended_line_start = open[..newline].find_last(b'\n').map_or(0, |i| i + 1);
-        if line_start != open.len() || ended_line_start != line.line_start {
+        // (Blank lines may follow it: `Q3\n\n` may come in one chunk. They
+        // change nothing of how the block shows.)
+        let newline =
+            line.line_start + memchr::memchr(b'\n', open.get(line.line_start..)?.as_bytes())?;
+        let blank_after = open[newline..].bytes().all(|b| b == b'\n' || b == b' ');
+        if line_start != open.len() || !blank_after {
             return None;
         }
         // (What the line's text was checked against is the part of its

@@ -79,22 +79,24 @@ pub(super) fn preview(open: &str) -> Preview<'_> {
     let mut scratch = Scratch::default();
     // Closing spans can drop an opener with nothing after it, which can
     // bare something else unfinished before it: a second round (unless the
-    // first changed nothing).
+    // first cut nothing: emphasis closers added after what the first round
+    // left there bare nothing).
     for _ in 0..2 {
-        let unedited = edited.len();
+        // (Up to eight times; what is left goes in the second round.)
+        let mut hiding = true;
         for _ in 0..8 {
             let before = edited.len();
             hide_unfinished_end(&mut edited, holds, &mut scratch);
             if edited.len() == before {
+                hiding = false;
                 break;
             }
         }
-        let hid = edited.len() != unedited;
-        let closed = match holds.span_delimiter {
+        let cut = match holds.span_delimiter {
             true => close_open_spans(&mut edited, &mut scratch.openers),
             false => trim_trailing_blanks(&mut edited),
         };
-        if !closed && !hid {
+        if !cut && !hiding {
             break;
         }
     }
@@ -387,7 +389,8 @@ struct Scratch {
     brackets: Vec<usize>,
 }
 
-/// Drops the spaces and tabs ending `block`; whether there were any.
+/// Drops the spaces and tabs ending `block`; whether there were any (the
+/// cut of [`close_open_spans`] when there are no spans).
 fn trim_trailing_blanks(block: &mut String) -> bool {
     let trimmed = block.trim_end_matches([' ', '\t']).len();
     let changed = trimmed != block.len();
@@ -661,7 +664,9 @@ fn show_label(block: &mut String, open: usize, label_end: usize) {
 
 /// Closes code spans and emphasis left open at the end, innermost first;
 /// an opener with nothing after it yet is dropped instead. Whether
-/// anything changed.
+/// anything was cut (an opener dropped, or spaces ending the text), or
+/// what was added may make the end read otherwise: then the text needs
+/// another look.
 /// (`open`: room for the openers, empty.)
 fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
     let unedited = block.len();
@@ -766,14 +771,28 @@ fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
     block.truncate(end);
     let trimmed = block.trim_end_matches([' ', '\t']).len();
     block.truncate(trimmed);
+    let ended_in_delimiter = block.ends_with(['`', '\n', '*', '_', '~']);
     for delimiter in open[..closed].iter().rev() {
         for _ in 0..delimiter.len {
             block.push(char::from(delimiter.byte));
         }
     }
-    let changed = trimmed != unedited || closed > 0;
+    // (Closers added may run into a delimiter ending the text or into each
+    // other, and the run read again closes otherwise; brackets before a backtick ending the
+    // text are left as typed, not once a closer follows it; closers after
+    // a newline start a line read again; closers may make the last line
+    // one of only `-`, `=`, `*` or `_`, a rule or an underline.)
+    let closers = &open[..closed];
+    let runs_merge = closed > 0 && ended_in_delimiter
+        || closers.iter().any(|d| d.byte == b'`')
+        || closers.windows(2).any(|pair| pair[0].byte == pair[1].byte);
+    let line_start = block.find_last(b'\n').map_or(0, |i| i + 1);
+    let rule_made = closed > 0
+        && block[line_start..]
+            .bytes()
+            .all(|b| matches!(b, b'-' | b'=' | b'*' | b'_' | b' '));
     open.clear();
-    changed
+    trimmed != unedited || runs_merge || rule_made
 }
 
 /// An emphasis or code span opener: where it is, its character and how

@@ -780,7 +780,6 @@ impl Tail {
         // next push re-renders less.
         if let Some(boundary) = word_boundary(pending) {
             let words = &pending[..boundary];
-            let piece = [STAND_IN, words].concat();
             // (Past the start of the line's content, words need no
             // letter: they can no longer make a rule or a list marker.)
             let words_settle = match line.at_content_start {
@@ -793,7 +792,10 @@ impl Tail {
                 if let Some(html) = line.plain(&open[line.at..]) {
                     return Some(html);
                 }
-            } else if words_settle && may_be_settled(words) && is_settled(&piece) {
+            } else if let Some(piece) = (words_settle && may_be_settled(words))
+                .then(|| [STAND_IN, words].concat())
+                .filter(|piece| is_settled(piece))
+            {
                 let (html, after) = line
                     .last_piece_followed_by(&piece)
                     .unwrap_or_else(|| render(&piece, Some(&line.index)));
@@ -817,7 +819,7 @@ impl Tail {
         line.held = held_back(&piece, &shown).map(|what| Held {
             what,
             to: open.len(),
-            tail: html.clone(),
+            tail: tail_string(&[&html]),
         });
         Some(html)
     }

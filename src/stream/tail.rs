@@ -749,7 +749,7 @@ impl Tail {
         if preview(&piece).text != piece || preview(open).text != open {
             return None;
         }
-        line.compose_shown(&piece, render)
+        line.compose_shown(&piece, None, render)
     }
 
     /// On a settled line: the head, the text since it, and the closers.
@@ -813,9 +813,9 @@ impl Tail {
         }
         let piece = [STAND_IN, &open[line.at..]].concat();
         let shown = preview(&piece).text;
-        let html = line.compose_shown(&shown, render)?;
-        line.rendered_to = open.len();
         line.typing = Typing::NotRendered;
+        let html = line.compose_shown(&shown, Some(&piece), render)?;
+        line.rendered_to = open.len();
         line.held = held_back(&piece, &shown).map(|what| Held {
             what,
             to: open.len(),
@@ -823,6 +823,22 @@ impl Tail {
         });
         Some(html)
     }
+}
+
+/// Where [`TYPING`] goes in `shown`, the preview of `piece`, when the
+/// preview of `piece` followed by it would show it there: the preview only
+/// added closers after `piece`, which ends in a letter or digit (typed text
+/// after it goes on a word), with no cite tag open (its label is also an
+/// attribute, where the stand-in cannot be told apart) and no word that
+/// may be a link (whose URL would hold it too).
+fn typing_place(piece: &str, shown: &str) -> Option<usize> {
+    let closers = shown.strip_prefix(piece)?;
+    let ends_in_word = piece.chars().next_back().is_some_and(char::is_alphanumeric);
+    let only_closers = closers
+        .bytes()
+        .all(|b| matches!(b, b'*' | b'_' | b'~' | b'`'));
+    let no_link = !has_url_like_word(piece);
+    (ends_in_word && only_closers && no_link && cite_tags(piece) == Some(0)).then_some(piece.len())
 }
 
 /// What the preview held back at the end of `piece`, showing `shown`: the
@@ -1026,7 +1042,17 @@ impl SettledLine {
     /// The tail for `shown`, the stand-in and the text since `at` as the
     /// preview shows them: rendered (or kept from when the preview last
     /// showed the same), its inline content composed with the head.
-    fn compose_shown(&mut self, shown: &str, render: &Render<'_>) -> Option<String> {
+    ///
+    /// With `piece` (the stand-in and the text since `at`, as typed), when
+    /// text typed next may go on it as plain text, the rendering is made
+    /// with [`TYPING`] where that text would go, and [`Typing`] set from it
+    /// too: one rendering instead of one now and one at the next push.
+    fn compose_shown(
+        &mut self,
+        shown: &str,
+        piece: Option<&str>,
+        render: &Render<'_>,
+    ) -> Option<String> {
         if shown == STAND_IN.trim_end() {
             // All of it held back, it shows nothing: no need to render.
             return self.compose("", false);
@@ -1037,9 +1063,26 @@ impl SettledLine {
                 return self.compose(text, true);
             }
         }
+        let typing_at = piece.and_then(|piece| typing_place(piece, shown));
+        let mut split = None;
         Rendering::keep(&mut self.last_piece, shown, |text| {
+            if let Some(at) = typing_at {
+                let typed = [&text[..at], TYPING, &text[at..]].concat();
+                let (html, index) = render(&typed, Some(&self.index));
+                let parts = stand_in_content(&html).and_then(|(inner, _)| split_at_typing(inner));
+                if let Some((before, after)) = parts {
+                    split = Some(Typing::Split(
+                        [&self.head, before].concat(),
+                        [after, &self.closers].concat(),
+                    ));
+                    return (html.replacen(TYPING, "", 1), index);
+                }
+            }
             render(text, Some(&self.index))
         });
+        if let Some(split) = split {
+            self.typing = split;
+        }
         let (inner, keep_spaces) = stand_in_content(&self.last_piece.as_ref()?.html)?;
         self.compose(inner, keep_spaces)
     }

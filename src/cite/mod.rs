@@ -91,9 +91,9 @@ where
         }
     }
 
-    /// Marker-shaped references (`[1]`, `[1, 3]`) are citations unless a
-    /// definition *before* them makes them links: a definition further on
-    /// does not reach back. That keeps a streamed message's finished blocks
+    /// Marker-shaped references (`[1]`, `[1, 3]`, and so `![1]`) are
+    /// citations unless a definition *before* them makes them links (or
+    /// images): a definition further on does not reach back. That keeps a streamed message's finished blocks
     /// final (a definition arriving later cannot change them) and matches
     /// how models write their own source lists at the end of an answer.
     /// `definitions` are the document's marker-labelled definitions (see
@@ -126,26 +126,41 @@ where
     /// text it was: its `[` and closing `]` (or `][label]`) become text.
     /// (In place: events are large, and this runs on every one of them.)
     fn unlink_forward_reference(&mut self, event: &mut Event<'a>, range: &mut Range<usize>) {
+        let reference = |link_type: &LinkType| {
+            matches!(
+                link_type,
+                LinkType::Shortcut | LinkType::Collapsed | LinkType::Reference
+            )
+        };
+        let image = matches!(event, Event::Start(Tag::Image { .. }));
         match event {
-            Event::Start(Tag::Link {
-                link_type:
-                    link_type @ (LinkType::Shortcut | LinkType::Collapsed | LinkType::Reference),
-                id,
-                ..
-            }) if self.unlinking.is_none() && self.refers_forward(id, range.start) => {
+            Event::Start(Tag::Link { link_type, id, .. } | Tag::Image { link_type, id, .. })
+                if reference(link_type)
+                    && self.unlinking.is_none()
+                    && self.refers_forward(id, range.start) =>
+            {
+                // (`[`, or an image's `![`.)
+                let opening = 1 + usize::from(image);
                 self.unlinking = Some(Unlinking {
                     link_type: *link_type,
+                    image,
                     link: range.clone(),
-                    content_end: range.start + 1,
+                    content_end: range.start + opening,
                 });
-                *range = range.start..range.start + 1;
+                *range = range.start..range.start + opening;
                 *event = self.source_text(range);
             }
-            Event::End(TagEnd::Link) if self.unlinking.is_some() => {
+            Event::End(end @ (TagEnd::Link | TagEnd::Image))
+                if self
+                    .unlinking
+                    .as_ref()
+                    .is_some_and(|u| u.image == (*end == TagEnd::Image)) =>
+            {
                 let Some(Unlinking {
                     link_type,
                     link,
                     content_end,
+                    ..
                 }) = self.unlinking.take()
                 else {
                     return;
@@ -299,6 +314,8 @@ fn normalize_label(label: &str) -> String {
 /// [`Citations::with_marker_definitions`]).
 struct Unlinking {
     link_type: LinkType,
+    /// An image (`![1]`), not a link.
+    image: bool,
     link: Range<usize>,
     /// Where the link's text ends so far.
     content_end: usize,
@@ -965,6 +982,20 @@ mod tests {
                 .starts_with(r#"<p>Before <a href="https://one.example""#),
             "{}",
             plain.html
+        );
+    }
+
+    #[test]
+    fn an_image_of_a_marker_defined_later_stays_text() {
+        // (As a stream shows it: the definition comes after the block.)
+        let out = render("![1] x\n\n[1]: https://x/\n", &Options::default());
+        assert!(out.html.starts_with("<p>!<sup><a class="), "{}", out.html);
+        assert!(!out.html.contains("<img"), "{}", out.html);
+        let defined = render("[1]: https://x/\n\n![1] x\n", &Options::default());
+        assert!(
+            defined.html.contains(r#"<img src="https://x/" alt="1" />"#),
+            "{}",
+            defined.html
         );
     }
 

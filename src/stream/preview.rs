@@ -131,7 +131,7 @@ pub(super) fn last_block_start(text: &str) -> usize {
 }
 
 /// Where the text after the last blank line starts.
-fn after_blank_line(text: &str) -> usize {
+pub(super) fn after_blank_line(text: &str) -> usize {
     let mut at = text.len();
     while let Some(newline) = text[..at].find_last(b'\n') {
         let line_start = text[..newline].find_last(b'\n').map_or(0, |i| i + 1);

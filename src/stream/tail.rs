@@ -40,8 +40,8 @@ use pulldown_cmark_escape::escape_html_body_text;
 mod text;
 
 use super::preview::{
-    after_list_item, is_delimiter_row, item_marker, last_block_start, one_line_item, preview,
-    preview_block_start, ItemMark, Preview, RowHold,
+    after_blank_line, after_list_item, is_delimiter_row, item_marker, last_block_start,
+    one_line_item, preview, preview_block_start, ItemMark, Preview, RowHold,
 };
 use super::{has_fence_run, reaches_back, FindLast};
 use crate::cite::index::IndexBuilder;
@@ -627,7 +627,9 @@ impl Tail {
             return None;
         }
         // Tables, footnotes and definitions in the open text, and raw HTML
-        // blocks change how a line renders in ways a word cannot show.
+        // blocks change how a line renders in ways a word cannot show. (An
+        // HTML block runs to a blank line: a list after its opening line is
+        // in it.)
         // Raw HTML anywhere in the block is balanced by the sanitizer at
         // its end, wherever that is. (So do fences: the preview may see
         // one open where the parser sees raw HTML; and pipes: the preview
@@ -637,6 +639,7 @@ impl Tail {
             || block.contains('|')
             || reaches_across_lines(open)
             || !tags_are_cites(block)
+            || has_html_line(&open[after_blank_line(open)..])
         {
             return None;
         }

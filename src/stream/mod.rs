@@ -816,6 +816,16 @@ mod tests {
     }
 
     #[test]
+    fn lines_after_an_html_blocks_first_are_in_it() {
+        // (`</details>` opens an HTML block that takes in the list.)
+        let message = "===\n</details>\n- [ ] (^]  \n- [ ] Why [1#p=2]===\n";
+        let options = Options::default().with_raw_html(crate::RawHtml::Strip);
+        for chunk in [1, 3] {
+            assert_cached_tail_is_whole(message, chunk, &options);
+        }
+    }
+
+    #[test]
     fn a_list_items_second_line_ends_checked_with_its_whole_block() {
         // (Once the item's second line ends, the preview's block reaches
         // back to the paragraph before the list, whose backtick it closes.)

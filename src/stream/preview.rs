@@ -619,6 +619,11 @@ fn hide_unfinished_bracket(block: &mut String, holds: Holds, open: &mut Vec<usiz
     false
 }
 
+/// Whether every link destination in `text` (after a `](`) is closed.
+pub(super) fn destinations_closed(text: &str) -> bool {
+    label_ends(text).all(|at| destination_is_closed(&text[at + 2..]))
+}
+
 /// Whether a link destination (after its `(`) has its closing `)`:
 /// parentheses inside it nest (`javascript:alert(1)` is not closed by its
 /// own `)`).

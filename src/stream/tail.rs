@@ -333,11 +333,20 @@ fn url_byte(b: u8) -> bool {
 #[derive(Debug, Clone)]
 enum Typing {
     NotRendered,
-    /// The HTML before and after it: plain text typed since goes in
-    /// between, without rendering again.
-    Split(String, String),
+    /// Plain text typed since goes in between, without rendering again.
+    Split(TypingSplit),
     /// Not found where typed text would be.
     Unusable,
+}
+
+/// A rendering with [`TYPING`] in it, split there.
+#[derive(Debug, Clone)]
+struct TypingSplit {
+    /// The tail's HTML before and after the stand-in.
+    before: String,
+    after: String,
+    /// What the preview added after the stand-in (closers, `**`).
+    closers: String,
 }
 
 /// Stands for text typed after a rendering: it parses as a letter would,
@@ -816,6 +825,13 @@ impl Tail {
         }
         let piece = [STAND_IN, &open[line.at..]].concat();
         let shown = preview(&piece).text;
+        // (Typed text whose end the preview holds back, the `*` of `Q3*`,
+        // shows as the text typed up to it.)
+        if let Some(end) = line.typed_then_held(&piece, &shown) {
+            if let Some(html) = line.typed(&open[..end], render) {
+                return Some(html);
+            }
+        }
         line.typing = Typing::NotRendered;
         let html = line.compose_shown(&shown, Some(&piece), render)?;
         line.rendered_to = open.len();
@@ -830,18 +846,35 @@ impl Tail {
 
 /// Where [`TYPING`] goes in `shown`, the preview of `piece`, when the
 /// preview of `piece` followed by it would show it there: the preview only
-/// added closers after `piece`, which ends in a letter or digit (typed text
-/// after it goes on a word), with no cite tag open (its label is also an
+/// added closers after `piece`, which ends where typed text may follow
+/// ([`typing_may_follow`], but not a space), with no cite tag open (its label is also an
 /// attribute, where the stand-in cannot be told apart) and no word that
 /// may be a link (whose URL would hold it too).
 fn typing_place(piece: &str, shown: &str) -> Option<usize> {
     let closers = shown.strip_prefix(piece)?;
-    let ends_in_word = piece.chars().next_back().is_some_and(char::is_alphanumeric);
+    let ends_in_word = piece
+        .chars()
+        .next_back()
+        .is_some_and(|c| c != ' ' && typing_may_follow(c));
     let only_closers = closers
         .bytes()
         .all(|b| matches!(b, b'*' | b'_' | b'~' | b'`'));
     let no_link = !has_url_like_word(piece);
     (ends_in_word && only_closers && no_link && cite_tags(piece) == Some(0)).then_some(piece.len())
+}
+
+/// Whether text typed after `c` goes on as the typing stand-in does: after
+/// a letter, a digit, a space, text punctuation or a character beyond
+/// ASCII (`€`), but not after markdown syntax, where a letter and a space
+/// differ (`**x` opens, `** ` does not) or start something (`<x`, `&x`).
+fn typing_may_follow(c: char) -> bool {
+    c.is_alphanumeric()
+        || c == ' '
+        || (!c.is_ascii() && !c.is_whitespace())
+        || matches!(
+            c,
+            '.' | ',' | ';' | ':' | '%' | '\'' | '"' | '-' | '+' | '=' | '/' | '?' | '$' | '^'
+        )
 }
 
 /// What the preview held back at the end of `piece`, showing `shown`: the
@@ -995,8 +1028,7 @@ impl SettledLine {
             // delimiter a letter and a space differ (`**x` opens, `** `
             // does not). (After `_`, a letter and the stand-in differ too:
             // the preview reads `_é` as opening, `_` + stand-in as closing.)
-            && (before.is_alphanumeric()
-                || before == ' '
+            && (typing_may_follow(before)
                 || (matches!(before, '*' | '~' | '`' | '[' | '(')
                     && typed.starts_with(char::is_alphanumeric)))
             // In a word with `&`, `<` or `\`, letters make an entity, a tag
@@ -1026,22 +1058,45 @@ impl SettledLine {
                 .as_deref()
                 .and_then(stand_in_content)
                 .and_then(|(inner, _)| split_at_typing(inner));
+            let closers = shown
+                .text
+                .find(TYPING)
+                .map_or("", |at| &shown.text[at + TYPING.len()..]);
             self.typing = match split {
-                Some((before, after)) => Typing::Split(
-                    [&self.head, before].concat(),
-                    [after, &self.closers].concat(),
-                ),
+                Some((before, after)) => Typing::Split(TypingSplit {
+                    before: [&self.head, before].concat(),
+                    after: [after, &self.closers].concat(),
+                    closers: closers.to_owned(),
+                }),
                 None => Typing::Unusable,
             };
         }
-        let Typing::Split(before, after) = &self.typing else {
+        let Typing::Split(split) = &self.typing else {
             return None;
         };
-        Some(tail_string(&[before, shown_typed, after]))
+        Some(tail_string(&[&split.before, shown_typed, &split.after]))
     }
 }
 
 impl SettledLine {
+    /// Where the text typed since the last rendering ends, when what the
+    /// preview shows of `piece` (the stand-in and the text since `at`) is
+    /// text up to there and then the closers it showed after the typing
+    /// stand-in: the text typed since shows as typed text, and what follows
+    /// it is held back (`Q3*`) or is those closers, typed (`Q3**`).
+    fn typed_then_held(&self, piece: &str, shown: &str) -> Option<usize> {
+        let Typing::Split(split) = &self.typing else {
+            return None;
+        };
+        let visible = shown.strip_suffix(split.closers.as_str())?;
+        let end = self.at + visible.len().checked_sub(STAND_IN.len())?;
+        // (The closers may also have been typed, as the preview would add
+        // them; but then a space before them is in the span, where the
+        // preview trims it.)
+        let held = visible.len() < piece.len() && !visible.ends_with(char::is_whitespace);
+        (held && piece.starts_with(visible) && end > self.rendered_to).then_some(end)
+    }
+
     /// The tail for `shown`, the stand-in and the text since `at` as the
     /// preview shows them: rendered (or kept from when the preview last
     /// showed the same), its inline content composed with the head.
@@ -1074,10 +1129,11 @@ impl SettledLine {
                 let (html, index) = render(&typed, Some(&self.index));
                 let parts = stand_in_content(&html).and_then(|(inner, _)| split_at_typing(inner));
                 if let Some((before, after)) = parts {
-                    split = Some(Typing::Split(
-                        [&self.head, before].concat(),
-                        [after, &self.closers].concat(),
-                    ));
+                    split = Some(Typing::Split(TypingSplit {
+                        before: [&self.head, before].concat(),
+                        after: [after, &self.closers].concat(),
+                        closers: text[at..].to_owned(),
+                    }));
                     return (html.replacen(TYPING, "", 1), index);
                 }
             }

@@ -4,7 +4,7 @@
 //! (its inline content, the tags closing its blocks, a stand-in's place).
 
 use super::TYPING;
-use crate::stream::preview::{item_marker, preview, RowHold};
+use crate::stream::preview::{destinations_closed, item_marker, preview, RowHold};
 use crate::stream::{has_byte, FindLast};
 
 /// `html` around its one [`TYPING`] character, which must be in text (not
@@ -97,9 +97,11 @@ pub(super) fn may_be_settled(words: &str) -> bool {
 }
 
 /// Whether the preview leaves `text` as it is (bar trailing spaces):
-/// nothing at its end is still being typed.
+/// nothing at its end is still being typed. (Nor is a link's destination
+/// left open: the preview looks at the last link only, and a `)` to come
+/// may close an earlier one's.)
 pub(super) fn is_settled(text: &str) -> bool {
-    preview(text).text == text.trim_end_matches(' ')
+    preview(text).text == text.trim_end_matches(' ') && destinations_closed(text)
 }
 
 /// A line's settled part: it has a letter (so the line is not a rule, an

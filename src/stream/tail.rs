@@ -342,11 +342,29 @@ enum Typing {
 /// A rendering with [`TYPING`] in it, split there.
 #[derive(Debug, Clone)]
 struct TypingSplit {
-    /// The tail's HTML before and after the stand-in.
+    /// The inline HTML before and after the stand-in (the line's head and
+    /// closers go around them).
     before: String,
     after: String,
     /// What the preview added after the stand-in (closers, `**`).
     closers: String,
+    /// The citation state after the rendering.
+    index: IndexBuilder,
+}
+
+impl TypingSplit {
+    /// The split of `html`, a rendering of the stand-in word and text with
+    /// [`TYPING`] in it, which the preview followed with `closers`.
+    fn of(html: &str, closers: &str, index: IndexBuilder) -> Option<TypingSplit> {
+        let (inner, _) = stand_in_content(html)?;
+        let (before, after) = split_at_typing(inner)?;
+        Some(TypingSplit {
+            before: before.to_owned(),
+            after: after.to_owned(),
+            closers: closers.to_owned(),
+            index,
+        })
+    }
 }
 
 /// Stands for text typed after a rendering: it parses as a letter would,
@@ -809,7 +827,8 @@ impl Tail {
                 .filter(|piece| is_settled(piece))
             {
                 let (html, after) = line
-                    .last_piece_followed_by(&piece)
+                    .typed_words(open, line.at + boundary)
+                    .or_else(|| line.last_piece_followed_by(&piece))
                     .unwrap_or_else(|| render(&piece, Some(&line.index)));
                 let settled = |(inner, _): &(&str, bool)| {
                     text_is_settled(inner) && !inner.ends_with(' ') && cites_paired(words, inner)
@@ -861,6 +880,22 @@ fn typing_place(piece: &str, shown: &str) -> Option<usize> {
         .all(|b| matches!(b, b'*' | b'_' | b'~' | b'`'));
     let no_link = !has_url_like_word(piece);
     (ends_in_word && only_closers && no_link && cite_tags(piece) == Some(0)).then_some(piece.len())
+}
+
+/// Whether `more`, after `text`, renders as itself and as if `text` ended
+/// there: it starts with a space or punctuation, after which a delimiter
+/// ending `text` closes and opens as it does at the end (not `)`, which
+/// after a link citation written `([label](url))` goes with the `(`
+/// before; nor punctuation that may go on a URL ending `text`, `/b` after
+/// `https://h/-/c`). Nothing at all follows as itself.
+fn follows_as_itself(more: &str, text: &str) -> bool {
+    let starts_well = more.bytes().next().is_none_or(|b| {
+        b == b' '
+            || b.is_ascii_punctuation()
+                && !matches!(b, b'(' | b')' | b'!' | b'[' | b'<')
+                && !has_url_like_word(text)
+    });
+    starts_well && renders_as_itself(more)
 }
 
 /// Whether text typed after `c` goes on as the typing stand-in does: after
@@ -935,15 +970,7 @@ impl SettledLine {
     fn last_piece_followed_by(&self, piece: &str) -> Option<(String, IndexBuilder)> {
         let last = self.last_piece.as_ref()?;
         let more = piece.strip_prefix(last.shown.as_str())?;
-        // (Punctuation may go on a URL ending the piece: `/b` after
-        // `https://h/-/c`.)
-        let starts_well = more.bytes().next().is_some_and(|b| {
-            b == b' '
-                || b.is_ascii_punctuation()
-                    && !matches!(b, b'(' | b')' | b'!' | b'[' | b'<')
-                    && !has_url_like_word(&last.shown)
-        });
-        if !starts_well || !renders_as_itself(more) {
+        if more.is_empty() || !follows_as_itself(more, &last.shown) {
             return None;
         }
         // (A paragraph's trailing spaces do not show.)
@@ -1003,6 +1030,40 @@ impl SettledLine {
     /// When only plain text was typed since the last rendering: that
     /// rendering with the text put where [`TYPING`] was.
     fn typed(&mut self, open: &str, render: &Render<'_>) -> Option<String> {
+        let shown_typed = self.typed_text(open)?;
+        if matches!(self.typing, Typing::NotRendered) {
+            let piece = [STAND_IN, &open[self.at..self.rendered_to], TYPING].concat();
+            let shown = preview(&piece);
+            // (Held back, the stand-in shows nothing: no need to render.)
+            let rendering = shown
+                .text
+                .contains(TYPING)
+                .then(|| render(&shown.text, Some(&self.index)));
+            let closers = shown
+                .text
+                .find(TYPING)
+                .map_or("", |at| &shown.text[at + TYPING.len()..]);
+            self.typing = rendering
+                .and_then(|(html, index)| TypingSplit::of(&html, closers, index))
+                .map_or(Typing::Unusable, Typing::Split);
+        }
+        let Typing::Split(split) = &self.typing else {
+            return None;
+        };
+        Some(tail_string(&[
+            &self.head,
+            &split.before,
+            shown_typed,
+            &split.after,
+            &self.closers,
+        ]))
+    }
+
+    /// The text typed since the last rendering, as it shows (its spaces
+    /// trimmed), when it goes where [`TYPING`] was in a rendering made with
+    /// it: plain text, going on as the stand-in does. (`open` may end
+    /// before the open text does.)
+    fn typed_text<'o>(&self, open: &'o str) -> Option<&'o str> {
         let typed = open.get(self.rendered_to..)?;
         let before = open[..self.rendered_to].chars().next_back()?;
         // The words typed text goes on or starts.
@@ -1042,39 +1103,43 @@ impl SettledLine {
                 inner.contains(']')
                     || (!inner.starts_with(|c: char| c.is_ascii_digit())
                         && typed.chars().all(|c| c.is_alphabetic() || c == ' '))
-            });
-        if !plain {
-            return None;
-        }
-        if matches!(self.typing, Typing::NotRendered) {
-            let piece = [STAND_IN, &open[self.at..self.rendered_to], TYPING].concat();
-            let shown = preview(&piece);
-            // (Held back, the stand-in shows nothing: no need to render.)
-            let split = shown
-                .text
-                .contains(TYPING)
-                .then(|| render(&shown.text, Some(&self.index)).0);
-            let split = split
-                .as_deref()
-                .and_then(stand_in_content)
-                .and_then(|(inner, _)| split_at_typing(inner));
-            let closers = shown
-                .text
-                .find(TYPING)
-                .map_or("", |at| &shown.text[at + TYPING.len()..]);
-            self.typing = match split {
-                Some((before, after)) => Typing::Split(TypingSplit {
-                    before: [&self.head, before].concat(),
-                    after: [after, &self.closers].concat(),
-                    closers: closers.to_owned(),
-                }),
-                None => Typing::Unusable,
-            };
-        }
+            })
+            // A `)` may close a link's destination opened before.
+            && (!typed.contains(')') || !open[self.at..].contains("]("));
+        plain.then_some(shown_typed)
+    }
+
+    /// Words to settle (the open text up to `end`, a word boundary) that
+    /// are the last typing rendering's text, text typed after it, the
+    /// closers the preview showed after the stand-in, typed, and text that
+    /// renders as itself (`**€4.8` + `2M` + `**` + `, `): their rendering
+    /// (the stand-in's) and the citation state after them, from the split.
+    fn typed_words(&self, open: &str, end: usize) -> Option<(String, IndexBuilder)> {
         let Typing::Split(split) = &self.typing else {
             return None;
         };
-        Some(tail_string(&[&split.before, shown_typed, &split.after]))
+        let after = open.get(self.rendered_to..end)?;
+        let closers_at = match split.closers.as_str() {
+            "" => after.trim_end_matches(' ').len(),
+            closers => after.find(closers)?,
+        };
+        let typed_end = self.rendered_to + closers_at;
+        let shown_typed = self.typed_text(&open[..typed_end])?;
+        let more = &after[closers_at + split.closers.len()..];
+        if shown_typed.len() != closers_at || !follows_as_itself(more, "") {
+            return None;
+        }
+        let html = [
+            "<p>",
+            STAND_IN,
+            &split.before,
+            shown_typed,
+            &split.after,
+            more.trim_end_matches(' '),
+            PARAGRAPH_END,
+        ]
+        .concat();
+        Some((html, split.index.clone()))
     }
 }
 
@@ -1127,13 +1192,8 @@ impl SettledLine {
             if let Some(at) = typing_at {
                 let typed = [&text[..at], TYPING, &text[at..]].concat();
                 let (html, index) = render(&typed, Some(&self.index));
-                let parts = stand_in_content(&html).and_then(|(inner, _)| split_at_typing(inner));
-                if let Some((before, after)) = parts {
-                    split = Some(Typing::Split(TypingSplit {
-                        before: [&self.head, before].concat(),
-                        after: [after, &self.closers].concat(),
-                        closers: text[at..].to_owned(),
-                    }));
+                if let Some(typing) = TypingSplit::of(&html, &text[at..], index.clone()) {
+                    split = Some(Typing::Split(typing));
                     return (html.replacen(TYPING, "", 1), index);
                 }
             }

@@ -752,6 +752,17 @@ pub(crate) fn has_byte(text: &str, byte: u8) -> bool {
     }
 }
 
+/// Whether `text` holds any of two or three `bytes` (ASCII): a vectorized
+/// search, where a `str` search for characters decodes them one by one.
+pub(crate) fn has_any_byte(text: &str, bytes: &[u8]) -> bool {
+    let haystack = text.as_bytes();
+    match *bytes {
+        [a, b] => memchr::memchr2(a, b, haystack).is_some(),
+        [a, b, c] => memchr::memchr3(a, b, c, haystack).is_some(),
+        _ => haystack.iter().any(|b| bytes.contains(b)),
+    }
+}
+
 /// Up to how many bytes a search is a plain loop: a vectorized search
 /// costs about as much to set up.
 const FEW_BYTES: usize = 16;

@@ -135,7 +135,11 @@ pub(super) fn after_blank_line(text: &str) -> usize {
     let mut at = text.len();
     while let Some(newline) = text[..at].find_last(b'\n') {
         let line_start = text[..newline].find_last(b'\n').map_or(0, |i| i + 1);
-        if text[line_start..newline].trim().is_empty() {
+        // (Blank as CommonMark has it: spaces and tabs only, not U+2028.)
+        let blank = text[line_start..newline]
+            .bytes()
+            .all(|b| matches!(b, b' ' | b'\t' | b'\r'));
+        if blank {
             return newline + 1;
         }
         at = line_start;
@@ -187,7 +191,7 @@ pub(super) fn one_line_item(line: &str) -> Option<ItemMark> {
     let spaces = rest.len() - content.len();
     let rule = matches!(mark, ItemMark::Bullet(b'-' | b'*'))
         && line.bytes().all(|b| b == line.as_bytes()[0] || b == b' ');
-    let plain_line = !line.contains(['\t', '\r', '\n']);
+    let plain_line = !super::has_any_byte(line, b"\t\r\n");
     ((1..=4).contains(&spaces) && !content.is_empty() && !rule && plain_line).then_some(mark)
 }
 

@@ -43,7 +43,7 @@ use super::preview::{
     after_blank_line, after_list_item, is_delimiter_row, item_marker, last_block_start,
     one_line_item, preview, preview_block_start, ItemMark, Preview, RowHold,
 };
-use super::{has_fence_run, reaches_back, FindLast};
+use super::{has_any_byte, has_fence_run, reaches_back, FindLast};
 use crate::cite::index::IndexBuilder;
 use text::{
     byte_classes, cite_tags, cites_paired, classes_render_as_itself, closes_before_opening,
@@ -263,7 +263,7 @@ impl HeldBack {
         match bytes[0] {
             // (A tag's name, `/` or `!` must follow: `< 4` is text.)
             b'<' => ((rest[0].is_ascii_alphabetic() || matches!(rest[0], b'/' | b'!'))
-                && !held.contains(['>', '\n', '\r', '|']))
+                && !has_any_byte(held, b">\n\r|"))
             .then_some(HeldBack::Tag),
             b'&' => (rest.len() <= MAX_ENTITY && rest.iter().all(|&b| entity_byte(b)))
                 .then_some(HeldBack::Entity { len: rest.len() }),
@@ -284,7 +284,7 @@ impl HeldBack {
     fn goes_on_with(self, typed: &str) -> Option<HeldBack> {
         let bytes = typed.as_bytes();
         match self {
-            HeldBack::Tag => (!typed.contains(['>', '\n', '\r', '|'])).then_some(self),
+            HeldBack::Tag => (!has_any_byte(typed, b">\n\r|")).then_some(self),
             HeldBack::Entity { len } => {
                 let len = len + bytes.len();
                 (len <= MAX_ENTITY && bytes.iter().all(|&b| entity_byte(b)))
@@ -544,7 +544,7 @@ impl Tail {
         let may_close = open[from_line..]
             .split('\n')
             .any(|line| line.trim_start_matches(' ').as_bytes().first() == Some(fence_char));
-        if may_close || open[*at..].contains(['\r', '\0']) {
+        if may_close || has_any_byte(&open[*at..], b"\r\0") {
             return None;
         }
         // Whole lines join the block. (A last line of only spaces may yet
@@ -662,7 +662,7 @@ impl Tail {
         // one open where the parser sees raw HTML; and pipes: the preview
         // may hold a row of a table the parser does not see.)
         let block = &open[last_block_start(open)..];
-        if line.contains(['\t', '\r'])
+        if has_any_byte(line, b"\t\r")
             || block.contains('|')
             || reaches_across_lines(open)
             || !tags_are_cites(block)
@@ -898,6 +898,12 @@ fn follows_as_itself(more: &str, text: &str) -> bool {
     starts_well && renders_as_itself(more)
 }
 
+/// Whether `text` holds a `](`, a link's destination starting.
+fn has_link_destination(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b']', bytes).any(|at| bytes.get(at + 1) == Some(&b'('))
+}
+
 /// Whether text typed after `c` goes on as the typing stand-in does: after
 /// a letter, a digit, a space, text punctuation or a character beyond
 /// ASCII (`€`), but not after markdown syntax, where a letter and a space
@@ -1094,7 +1100,7 @@ impl SettledLine {
                     && typed.starts_with(char::is_alphanumeric)))
             // In a word with `&`, `<` or `\`, letters make an entity, a tag
             // name or an escape.
-            && !words.contains(['&', '<', '\\'])
+            && !has_any_byte(words, b"&<\\")
             // After `[`, letters go on a label, shown as the stand-in is;
             // but after `[1` letters and digits go on a marker, which the
             // preview holds back (`[1#page=3]`), while the stand-in ends it.
@@ -1105,7 +1111,7 @@ impl SettledLine {
                         && typed.chars().all(|c| c.is_alphabetic() || c == ' '))
             })
             // A `)` may close a link's destination opened before.
-            && (!typed.contains(')') || !open[self.at..].contains("]("));
+            && (!typed.contains(')') || !has_link_destination(&open[self.at..]));
         plain.then_some(shown_typed)
     }
 

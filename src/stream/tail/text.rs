@@ -5,7 +5,7 @@
 
 use super::TYPING;
 use crate::stream::preview::{destinations_closed, item_marker, preview, RowHold};
-use crate::stream::{has_byte, FindLast};
+use crate::stream::{has_any_byte, has_byte, FindLast};
 
 /// `html` around its one [`TYPING`] character, which must be in text (not
 /// in an attribute, and not repeated in one either).
@@ -316,7 +316,7 @@ pub(super) fn text_is_settled(html: &str) -> bool {
 }
 
 pub(super) fn text_run_is_settled(text: &str) -> bool {
-    !text.contains(['*', '_', '~', '`', '[', ']']) && !text.contains("&lt;")
+    !has_any_byte(text, b"*_~`[]") && !text.contains("&lt;")
 }
 
 /// The inline content of the innermost block that `head` leaves open.

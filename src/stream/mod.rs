@@ -857,6 +857,27 @@ mod tests {
     }
 
     #[test]
+    fn a_link_being_typed_keeps_the_tail_until_it_ends() {
+        let message = "Support got tickets ([support tickets](https://h/-/ai/conversations/c_1/\
+                       call/call_t)). See the [docs page](https://d.example/a_b?x=1#y) and \
+                       ([x](https://e.example/ a)) or ([1](https://f/) [y](z)] ([a] b) end";
+        for chunk in [1, 2, 3, 4, 5] {
+            assert_cached_tail_is_whole(message, chunk, &Options::default());
+        }
+    }
+
+    #[test]
+    fn letters_after_labels_inside_an_unfinished_marker_are_held_with_it() {
+        // (Shown without its brackets, `[a` goes on the `[1` before it, and
+        // the preview holds `[1a` back whole.)
+        for message in ["a[1[1[a", "b [2, [x] c"] {
+            for chunk in [1, 2] {
+                assert_cached_tail_is_whole(message, chunk, &Options::default());
+            }
+        }
+    }
+
+    #[test]
     fn a_link_label_opening_a_line_stays_in_its_block() {
         // (Frozen by `[note]`, the list is kept rendered at the tail's
         // head; shown without its `[`, the label would be the list's item.)
@@ -954,6 +975,14 @@ mod tests {
             options in super::common::options(),
         ) {
             assert_cached_tail_is_whole(&message, chunk, &options);
+        }
+
+        #[test]
+        fn cached_tail_equals_whole_tail_around_links(
+            message in super::common::link_markdown(),
+            chunk in 1usize..6,
+        ) {
+            assert_cached_tail_is_whole(&message, chunk, &Options::default());
         }
     }
 

@@ -18,7 +18,7 @@
 
 use std::borrow::Cow;
 
-use super::FindLast;
+use super::{has_byte, FindLast};
 
 /// The open text as the tail should show it, and what the tail's cache
 /// (`tail.rs`) may rely on until the next newline.
@@ -621,6 +621,15 @@ fn hide_unfinished_bracket(block: &mut String, holds: Holds, open: &mut Vec<usiz
         }
     }
     false
+}
+
+/// Where the destination of the link being typed at the end of `text`
+/// starts (after its `](`), when the preview shows its label alone: the
+/// last `](` has a `[` before it and no `)` after.
+pub(super) fn open_destination(text: &str) -> Option<usize> {
+    let paren = label_ends(text).next_back()?;
+    let at = paren + 2;
+    (!destination_is_closed(&text[at..]) && has_byte(&text[..paren], b'[')).then_some(at)
 }
 
 /// Whether every link destination in `text` (after a `](`) is closed.

@@ -40,8 +40,9 @@ use pulldown_cmark_escape::escape_html_body_text;
 mod text;
 
 use super::preview::{
-    after_blank_line, after_list_item, is_delimiter_row, item_marker, last_block_start,
-    one_line_item, preview, preview_block_start, ItemMark, Preview, RowHold,
+    after_blank_line, after_list_item, destinations_closed, is_delimiter_row, item_marker,
+    last_block_start, one_line_item, open_destination, preview, preview_block_start, ItemMark,
+    Preview, RowHold,
 };
 use super::{has_any_byte, has_fence_run, reaches_back, FindLast};
 use crate::cite::index::IndexBuilder;
@@ -229,7 +230,8 @@ struct SettledLine {
 }
 
 /// A tail whose text ends in something still being typed that the preview
-/// holds back whole: a tag, an entity, a marker or a URL. While what is
+/// holds back whole: a tag, an entity, a marker, a URL or a link's
+/// destination (and, in `(…)`, its label). While what is
 /// typed next only goes on with it (`<cite id="ca` + `ll_1`), the preview
 /// holds all of it back in the same place, so the tail stays the same.
 #[derive(Debug, Clone)]
@@ -251,7 +253,45 @@ enum HeldBack {
     Marker,
     /// `https://…` and `www.…`, in URL characters.
     Url,
+    /// A link being typed, at that part of it: the preview shows its label
+    /// alone, or nothing of a link in `(…)` (a citation's parentheses go).
+    Link(LinkPart),
 }
+
+/// Where a link the preview holds back is being typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LinkPart {
+    /// The label of a link in `(…)`, after `([`.
+    Label,
+    /// Its `]`, with the `(` still to come.
+    LabelEnd,
+    /// The destination, after `](`.
+    Destination,
+}
+
+impl LinkPart {
+    /// The part reached after `typed`, when it only goes on with the link
+    /// in characters that can neither end it nor change how the preview
+    /// reads the text before it.
+    fn after(self, typed: &[u8]) -> Option<LinkPart> {
+        typed.iter().try_fold(self, |part, &b| match part {
+            LinkPart::Label if b == b']' => Some(LinkPart::LabelEnd),
+            LinkPart::Label => label_byte(b).then_some(part),
+            LinkPart::LabelEnd => (b == b'(').then_some(LinkPart::Destination),
+            LinkPart::Destination => (url_byte(b) && b != b'\'' || b == b'_').then_some(part),
+        })
+    }
+}
+
+/// What goes on with the label of a link in `(…)`: words, and punctuation
+/// that is no syntax. (The preview drops the whole link there.)
+fn label_byte(b: u8) -> bool {
+    url_byte(b) && b != b'\'' || matches!(b, b' ' | b'_') || !b.is_ascii()
+}
+
+/// What, anywhere in a piece, keeps a link being typed from being held:
+/// an entity, tag, code span, escape or table cell may reach into it.
+const LINK_HOLD_BREAKERS: &[u8] = b"&<`\\|";
 
 impl HeldBack {
     /// What the held back text `held` (after any spaces that end the shown
@@ -269,6 +309,10 @@ impl HeldBack {
                 .then_some(HeldBack::Entity { len: rest.len() }),
             b'[' => (rest[0].is_ascii_digit() && rest.iter().all(|&b| marker_byte(b)))
                 .then_some(HeldBack::Marker),
+            // (A label of digits may be a marker: `([1]` shows as one.)
+            b'(' if rest[0] == b'[' && rest.get(1).is_some_and(u8::is_ascii_alphabetic) => {
+                LinkPart::Label.after(&rest[2..]).map(HeldBack::Link)
+            }
             _ => {
                 let token = held.trim_start_matches(['(', '*', '_']);
                 let scheme = ["https://", "http://", "www."]
@@ -292,6 +336,7 @@ impl HeldBack {
             }
             HeldBack::Marker => bytes.iter().all(|&b| marker_byte(b)).then_some(self),
             HeldBack::Url => bytes.iter().all(|&b| url_byte(b)).then_some(self),
+            HeldBack::Link(part) => part.after(bytes).map(HeldBack::Link),
         }
     }
 }
@@ -898,6 +943,20 @@ fn follows_as_itself(more: &str, text: &str) -> bool {
     starts_well && renders_as_itself(more)
 }
 
+/// Whether `text` holds a `[` and a digit that no `]` closes right after
+/// the marker's characters: a marker still being typed, or never closed.
+fn has_unfinished_marker(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b'[', bytes).any(|at| {
+        let marker = &bytes[at + 1..];
+        let len = marker
+            .iter()
+            .take_while(|&&b| marker_byte(b) || b == b' ')
+            .count();
+        marker.first().is_some_and(u8::is_ascii_digit) && marker.get(len) != Some(&b']')
+    })
+}
+
 /// Whether `text` holds a `](`, a link's destination starting.
 fn has_link_destination(text: &str) -> bool {
     let bytes = text.as_bytes();
@@ -931,10 +990,38 @@ fn held_back(piece: &str, shown: &str) -> Option<HeldBack> {
         .bytes()
         .all(|b| matches!(b, b'*' | b'_' | b'~' | b'`'));
     let held = piece.get(common..)?.trim_start_matches(' ');
-    if !closers_only || held.is_empty() {
+    let what = match closers_only && !held.is_empty() {
+        true => HeldBack::of(held),
+        false => None,
+    };
+    match what {
+        Some(HeldBack::Link(_)) => what.filter(|_| link_is_its_own(piece, held.len())),
+        Some(what) => Some(what),
+        None => held_destination(piece),
+    }
+}
+
+/// Whether the link in `(…)` being typed in the last `len` bytes of
+/// `piece` is held back as typed: its `(` does not go on a label or
+/// destination before it (`[1]([a` shows `1` once its `]` comes), and
+/// nothing before it may reach into it.
+fn link_is_its_own(piece: &str, len: usize) -> bool {
+    let before = &piece[..piece.len() - len];
+    !before.ends_with(']')
+        && destinations_closed(before)
+        && !has_any_byte(piece, LINK_HOLD_BREAKERS)
+}
+
+/// A link not in `(…)` whose destination is being typed at the end of
+/// `piece`: the preview shows its label alone, once the destination has
+/// begun (`[1](` shows the marker).
+fn held_destination(piece: &str) -> Option<HeldBack> {
+    let at = open_destination(piece).filter(|&at| at < piece.len())?;
+    if has_any_byte(piece, LINK_HOLD_BREAKERS) {
         return None;
     }
-    HeldBack::of(held)
+    let part = LinkPart::Destination.after(&piece.as_bytes()[at..])?;
+    Some(HeldBack::Link(part))
 }
 
 /// After a whole render just past a newline: the open text's last block is
@@ -1110,6 +1197,10 @@ impl SettledLine {
                     || (!inner.starts_with(|c: char| c.is_ascii_digit())
                         && typed.chars().all(|c| c.is_alphabetic() || c == ' '))
             })
+            // Nor may an earlier `[1` be unfinished: once the labels after
+            // it show without their brackets, the typed text may go on its
+            // marker (`[1[a` shows as `[1a`, held back whole).
+            && !has_unfinished_marker(&open[self.at..])
             // A `)` may close a link's destination opened before.
             && (!typed.contains(')') || !has_link_destination(&open[self.at..]));
         plain.then_some(shown_typed)

@@ -146,6 +146,27 @@ pub fn markdown() -> impl Strategy<Value = String> {
     prop::collection::vec(fragment(), 0..40).prop_map(|parts| parts.concat())
 }
 
+/// Random markdown around links being typed: labels and destinations cut
+/// short, in `(…)` or not, then anything that may end or break them.
+#[allow(dead_code)]
+pub fn link_markdown() -> impl Strategy<Value = String> {
+    let part = prop_oneof![
+        Just("([".to_owned()),
+        Just("[".to_owned()),
+        Just("](".to_owned()),
+        Just("](https://h/-/ai/conversations/c_1/call/a_b".to_owned()),
+        Just("](".to_owned()),
+        Just(")".to_owned()),
+        Just("]".to_owned()),
+        Just("(".to_owned()),
+        Just("[1".to_owned()),
+        "[a-z_:/.?#=%+,;@'\\-]{1,4}",
+        "[a-zé \u{a0}]{1,6}",
+        fragment(),
+    ];
+    prop::collection::vec(part, 0..24).prop_map(|parts| parts.concat())
+}
+
 /// Options a message may be rendered with: no sources (as while they have
 /// not arrived) or two, each mode, embedded or not, each safe raw-HTML
 /// policy, bare URLs linked or not.

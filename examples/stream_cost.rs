@@ -8,6 +8,7 @@
 //! is `examples/answer.md` repeated to BYTES, fed in CHUNK-byte pieces —
 //! the workload of `benches/stream.rs` — or, with `list`, one long list of
 //! one-line items; with `note`, the answer after an undefined `[note]`.
+//! MODE `bytes` prints the answer's length.
 
 use std::hint::black_box;
 
@@ -21,7 +22,7 @@ use workload::{
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: stream_cost one|push|frame BYTES CHUNK [list|note]";
+    let usage = "usage: stream_cost one|push|frame|bytes BYTES CHUNK [list|note]";
     let mode = args.next().expect(usage);
     let size: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
     let chunk: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
@@ -36,6 +37,7 @@ fn main() {
         "one" => drop(black_box(render(&text, &options))),
         "push" => drop(black_box(stream_every_push(&text, chunk, &options))),
         "frame" => drop(black_box(stream_per_frame(&text, chunk, &options))),
+        "bytes" => println!("{}", text.len()),
         _ => panic!("{usage}"),
     }
 }

@@ -91,6 +91,8 @@ pub fn adapt(provider: &str, response_json: &str) -> Result<String, String> {
 #[wasm_bindgen]
 pub struct WasmStream {
     inner: Stream,
+    /// The last push's `append` and `citations`, when it had any.
+    committed: Option<Parts>,
 }
 
 #[wasm_bindgen]
@@ -100,18 +102,32 @@ impl WasmStream {
     pub fn new(options_json: &str) -> Result<WasmStream, String> {
         Ok(WasmStream {
             inner: Stream::new(options(options_json)?),
+            committed: None,
         })
     }
 
-    /// [`Stream::push`]: the `Patch`.
-    pub fn push(&mut self, chunk: &str) -> Result<Parts, String> {
-        Parts::of_patch(self.inner.push(chunk))
+    /// [`Stream::push`]: the `Patch`'s `tail`; its `append` and
+    /// `citations` wait in [`WasmStream::committed`]. (Most pushes commit
+    /// nothing: then only the tail crosses the boundary.)
+    pub fn push(&mut self, chunk: &str) -> Result<String, String> {
+        let mut patch = self.inner.push(chunk);
+        let tail = patch.tail.take().unwrap_or_default();
+        self.keep_committed(patch)?;
+        Ok(tail)
     }
 
-    /// [`Stream::push_deferred`]: the `Patch` (without `tail`).
+    /// [`Stream::push_deferred`]: its `append` and `citations` wait in
+    /// [`WasmStream::committed`].
     #[wasm_bindgen(js_name = pushDeferred)]
-    pub fn push_deferred(&mut self, chunk: &str) -> Result<Parts, String> {
-        Parts::of_patch(self.inner.push_deferred(chunk))
+    pub fn push_deferred(&mut self, chunk: &str) -> Result<(), String> {
+        let patch = self.inner.push_deferred(chunk);
+        self.keep_committed(patch)
+    }
+
+    /// The last push's `append` and `citations`, or `undefined` when it
+    /// committed nothing.
+    pub fn committed(&mut self) -> Option<Parts> {
+        self.committed.take()
     }
 
     /// [`Stream::tail`].
@@ -137,5 +153,15 @@ impl WasmStream {
     #[wasm_bindgen(js_name = citationIndex)]
     pub fn citation_index(&self) -> Result<String, String> {
         to_json(&self.inner.citation_index())
+    }
+}
+
+impl WasmStream {
+    fn keep_committed(&mut self, patch: Patch) -> Result<(), String> {
+        self.committed = match patch.append.is_empty() && patch.citations.is_empty() {
+            true => None,
+            false => Some(Parts::of_patch(patch)?),
+        };
+        Ok(())
     }
 }

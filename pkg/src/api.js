@@ -164,11 +164,19 @@ export function makeApi(glue, payload) {
     }
     push(chunk) {
       const text = this.#take(chunk);
-      return patch(call(() => this.#inner.push(text)));
+      const tail = call(() => this.#inner.push(text));
+      const { append, citations } = this.#committed();
+      return { append, tail, citations };
     }
     pushDeferred(chunk) {
       const text = this.#take(chunk);
-      return patch(call(() => this.#inner.pushDeferred(text)));
+      call(() => this.#inner.pushDeferred(text));
+      return this.#committed();
+    }
+    /** The last push's `{append, citations}` (most pushes commit nothing). */
+    #committed() {
+      const parts = this.#inner.committed();
+      return parts === undefined ? { append: "", citations: [] } : patch(parts);
     }
     tail() {
       return this.#inner.tail();
@@ -178,7 +186,8 @@ export function makeApi(glue, payload) {
         // A lone high surrogate: it becomes U+FFFD, as in `render`.
         const held = this.#held;
         this.#held = "";
-        const first = patch(call(() => this.#inner.pushDeferred(held)));
+        call(() => this.#inner.pushDeferred(held));
+        const first = this.#committed();
         const last = patch(call(() => this.#inner.finish()));
         return {
           append: first.append + last.append,

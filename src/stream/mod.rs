@@ -752,8 +752,9 @@ pub(crate) fn has_byte(text: &str, byte: u8) -> bool {
     }
 }
 
-/// Whether `text` holds any of two or three `bytes` (ASCII): a vectorized
-/// search, where a `str` search for characters decodes them one by one.
+/// Whether `text` holds any of `bytes` (ASCII): for two or three, a
+/// vectorized search (a `str` search for characters decodes them one by
+/// one); for more, one pass over the bytes.
 pub(crate) fn has_any_byte(text: &str, bytes: &[u8]) -> bool {
     let haystack = text.as_bytes();
     match *bytes {

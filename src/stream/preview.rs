@@ -555,9 +555,7 @@ fn unmatched_bracket(text: &str, open: &mut Vec<usize>) -> Option<usize> {
         }
         i += 1;
     }
-    let last = open.pop();
-    open.clear();
-    last
+    open.pop()
 }
 
 /// `[label](https://…` shows `label`; `[label` and `[label]` at the end
@@ -630,6 +628,12 @@ pub(super) fn open_destination(text: &str) -> Option<usize> {
     let paren = label_ends(text).next_back()?;
     let at = paren + 2;
     (!destination_is_closed(&text[at..]) && has_byte(&text[..paren], b'[')).then_some(at)
+}
+
+/// Whether `text` holds a `](`, a link's label ending and its destination
+/// starting.
+pub(super) fn has_label_end(text: &str) -> bool {
+    label_ends(text).next().is_some()
 }
 
 /// Whether every link destination in `text` (after a `](`) is closed.

@@ -40,9 +40,9 @@ use pulldown_cmark_escape::escape_html_body_text;
 mod text;
 
 use super::preview::{
-    after_blank_line, after_list_item, destinations_closed, is_delimiter_row, item_marker,
-    last_block_start, one_line_item, open_destination, preview, preview_block_start, ItemMark,
-    Preview, RowHold,
+    after_blank_line, after_list_item, destinations_closed, has_label_end, is_delimiter_row,
+    item_marker, last_block_start, one_line_item, open_destination, preview, preview_block_start,
+    ItemMark, Preview, RowHold,
 };
 use super::{has_any_byte, has_fence_run, reaches_back, FindLast};
 use crate::cite::index::IndexBuilder;
@@ -65,12 +65,7 @@ pub(super) type Render<'r> = dyn Fn(&str, Option<&IndexBuilder>) -> (String, Ind
 /// looking for one of the new size. The last tail is a few bytes shorter,
 /// and what every push allocates anew is the tail.)
 fn tail_string(parts: &[&str]) -> String {
-    let len: usize = parts.iter().map(|part| part.len()).sum();
-    let mut tail = String::with_capacity(len.next_multiple_of(TAIL_ROUNDING));
-    for part in parts {
-        tail.push_str(part);
-    }
-    tail
+    joined(parts, |len| len.next_multiple_of(TAIL_ROUNDING))
 }
 
 /// What a tail's capacity is rounded up to (see [`tail_string`]).
@@ -79,12 +74,17 @@ const TAIL_ROUNDING: usize = 256;
 /// `parts` joined: the HTML of a line's settled words, with room for the
 /// words to come (it grows at every word).
 fn line_head(parts: &[&str]) -> String {
+    joined(parts, |len| len + TAIL_ROUNDING)
+}
+
+/// `parts` joined into a string of the `capacity` for their length.
+fn joined(parts: &[&str], capacity: impl Fn(usize) -> usize) -> String {
     let len: usize = parts.iter().map(|part| part.len()).sum();
-    let mut head = String::with_capacity(len + TAIL_ROUNDING);
+    let mut text = String::with_capacity(capacity(len));
     for part in parts {
-        head.push_str(part);
+        text.push_str(part);
     }
-    head
+    text
 }
 
 /// What the tail remembers between pushes (positions are in the open text).
@@ -920,9 +920,7 @@ fn typing_place(piece: &str, shown: &str) -> Option<usize> {
         .chars()
         .next_back()
         .is_some_and(|c| c != ' ' && typing_may_follow(c));
-    let only_closers = closers
-        .bytes()
-        .all(|b| matches!(b, b'*' | b'_' | b'~' | b'`'));
+    let only_closers = are_closers(closers);
     let no_link = !has_url_like_word(piece);
     (ends_in_word && only_closers && no_link && cite_tags(piece) == Some(0)).then_some(piece.len())
 }
@@ -957,10 +955,9 @@ fn has_unfinished_marker(text: &str) -> bool {
     })
 }
 
-/// Whether `text` holds a `](`, a link's destination starting.
-fn has_link_destination(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    memchr::memchr_iter(b']', bytes).any(|at| bytes.get(at + 1) == Some(&b'('))
+/// Whether `text` is only closers of spans, as the preview adds them.
+fn are_closers(text: &str) -> bool {
+    text.bytes().all(|b| matches!(b, b'*' | b'_' | b'~' | b'`'))
 }
 
 /// Whether text typed after `c` goes on as the typing stand-in does: after
@@ -985,10 +982,7 @@ fn held_back(piece: &str, shown: &str) -> Option<HeldBack> {
         .zip(shown.bytes())
         .take_while(|(a, b)| a == b)
         .count();
-    let closers_only = shown
-        .get(common..)?
-        .bytes()
-        .all(|b| matches!(b, b'*' | b'_' | b'~' | b'`'));
+    let closers_only = are_closers(shown.get(common..)?);
     let held = piece.get(common..)?.trim_start_matches(' ');
     let what = match closers_only && !held.is_empty() {
         true => HeldBack::of(held),
@@ -1188,21 +1182,19 @@ impl SettledLine {
             // In a word with `&`, `<` or `\`, letters make an entity, a tag
             // name or an escape.
             && !has_any_byte(words, b"&<\\")
-            // After `[`, letters go on a label, shown as the stand-in is;
-            // but after `[1` letters and digits go on a marker, which the
-            // preview holds back (`[1#page=3]`), while the stand-in ends it.
+            // After `[`, letters go on a label, shown as the stand-in is.
             && open[self.at..].rfind('[').is_none_or(|at| {
-                let inner = &open[self.at + at + 1..];
-                inner.contains(']')
-                    || (!inner.starts_with(|c: char| c.is_ascii_digit())
-                        && typed.chars().all(|c| c.is_alphabetic() || c == ' '))
+                open[self.at + at + 1..].contains(']')
+                    || typed.chars().all(|c| c.is_alphabetic() || c == ' ')
             })
-            // Nor may an earlier `[1` be unfinished: once the labels after
-            // it show without their brackets, the typed text may go on its
-            // marker (`[1[a` shows as `[1a`, held back whole).
+            // But after `[1` letters and digits go on a marker, which the
+            // preview holds back (`[1#page=3]`), while the stand-in ends it;
+            // so after any unfinished `[1`: once the labels after it show
+            // without their brackets, the typed text may go on its marker
+            // (`[1[a` shows as `[1a`, held back whole).
             && !has_unfinished_marker(&open[self.at..])
             // A `)` may close a link's destination opened before.
-            && (!typed.contains(')') || !has_link_destination(&open[self.at..]));
+            && (!typed.contains(')') || !has_label_end(&open[self.at..]));
         plain.then_some(shown_typed)
     }
 

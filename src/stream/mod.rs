@@ -879,6 +879,17 @@ mod tests {
     }
 
     #[test]
+    fn letters_typed_in_a_label_after_an_underscore_go_next_to_it() {
+        // (The preview shows `_a_[a` as `_a_a`, whose last `_` cannot
+        // close: it is emphasis to the end.)
+        for message in ["_a_[a", "x _b_[[cd"] {
+            for chunk in [1, 2] {
+                assert_cached_tail_is_whole(message, chunk, &Options::default());
+            }
+        }
+    }
+
+    #[test]
     fn a_link_label_opening_a_line_stays_in_its_block() {
         // (Frozen by `[note]`, the list is kept rendered at the tail's
         // head; shown without its `[`, the label would be the list's item.)

@@ -1179,6 +1179,12 @@ impl SettledLine {
             && (typing_may_follow(before)
                 || (matches!(before, '*' | '~' | '`' | '[' | '(')
                     && typed.starts_with(char::is_alphanumeric)))
+            // (A label's `[` does not show: what is typed in it goes next
+            // to what is before it, and after `_` they differ again.)
+            && !(before == '['
+                && open[..self.rendered_to]
+                    .trim_end_matches('[')
+                    .ends_with('_'))
             // In a word with `&`, `<` or `\`, letters make an entity, a tag
             // name or an escape.
             && !has_any_byte(words, b"&<\\")

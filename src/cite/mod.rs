@@ -20,7 +20,6 @@ pub(crate) mod shortlink;
 mod tag;
 mod text;
 
-use std::collections::BTreeMap;
 use std::ops::Range;
 
 use pulldown_cmark::{CowStr, Event, LinkType, Tag, TagEnd};
@@ -61,6 +60,7 @@ pub(crate) struct Citations<'a, 'o, I> {
     marker_definitions: Vec<(String, usize)>,
     /// The range of the reference link being written back as its text.
     unlinking: Option<Unlinking>,
+    tag_actions: TagActions,
 }
 
 impl<'a, 'o, I> Citations<'a, 'o, I>
@@ -88,6 +88,7 @@ where
             plain_block: false,
             marker_definitions: Vec::new(),
             unlinking: None,
+            tag_actions: TagActions::default(),
         }
     }
 
@@ -279,7 +280,7 @@ where
             strip_close_paren: false,
             skip_until: None,
         };
-        processor.process(&mut self.run);
+        processor.process(&mut self.run, &mut self.tag_actions);
         self.run.clear();
     }
 }
@@ -335,6 +336,29 @@ impl TextItem {
     }
 }
 
+/// What the pre-pass decided for the `InlineHtml` events of a run, by
+/// run index (a buffer kept from run to run).
+#[derive(Default)]
+struct TagActions(Vec<Option<TagAction>>);
+
+impl TagActions {
+    /// Empty, with room for a run of `len` events.
+    fn reset(&mut self, len: usize) {
+        self.0.clear();
+        self.0.resize_with(len, || None);
+    }
+
+    fn set(&mut self, at: usize, action: TagAction) {
+        if let Some(slot) = self.0.get_mut(at) {
+            *slot = Some(action);
+        }
+    }
+
+    fn take(&mut self, at: usize) -> Option<TagAction> {
+        self.0.get_mut(at).and_then(Option::take)
+    }
+}
+
 /// What the pre-pass decided for one `InlineHtml` event.
 enum TagAction {
     /// Opens a citation closed by the event at `close`.
@@ -378,8 +402,8 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
         self.resolver.options.syntaxes
     }
 
-    fn process(&mut self, run: &mut [(Event<'a>, Range<usize>)]) {
-        let mut tag_actions = self.pre_pass(run);
+    fn process(&mut self, run: &mut [(Event<'a>, Range<usize>)], tag_actions: &mut TagActions) {
+        self.pre_pass(run, tag_actions);
         for i in 0..run.len() {
             let range = run[i].1.clone();
             if self.citation_end == Some(i) {
@@ -401,7 +425,7 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
             if !matches!(event, Event::SoftBreak | Event::HardBreak) {
                 self.strip_close_paren = false;
             }
-            match (event, tag_actions.remove(&i)) {
+            match (event, tag_actions.take(i)) {
                 (Event::InlineHtml(_), Some(TagAction::Drop)) => {}
                 (Event::InlineHtml(_), Some(TagAction::Open { id, close })) => {
                     let end = run.get(close).map_or(range.end, |(_, r)| r.end);
@@ -521,18 +545,18 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
     /// Decides what happens to raw inline tags: cite tags are paired within
     /// the run (same inline nesting level only, so a citation element never
     /// straddles `<strong>`), and `<sup>` around a marker group is dropped.
-    fn pre_pass(&mut self, run: &[(Event<'a>, Range<usize>)]) -> BTreeMap<usize, TagAction> {
-        let mut actions = BTreeMap::new();
+    fn pre_pass(&mut self, run: &[(Event<'a>, Range<usize>)], actions: &mut TagActions) {
         if !run.iter().any(|(e, _)| matches!(e, Event::InlineHtml(_))) {
-            return actions;
+            actions.reset(0);
+            return;
         }
+        actions.reset(run.len());
         if self.syntaxes().markers {
-            self.unwrap_superscript_markers(run, &mut actions);
+            self.unwrap_superscript_markers(run, actions);
         }
         if self.syntaxes().cite_tags {
-            self.pair_cite_tags(run, &mut actions);
+            self.pair_cite_tags(run, actions);
         }
-        actions
     }
 
     /// LLMs write `<sup>[1]</sup>`; the marker becomes a citation in its own
@@ -540,7 +564,7 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
     fn unwrap_superscript_markers(
         &self,
         run: &[(Event<'a>, Range<usize>)],
-        actions: &mut BTreeMap<usize, TagAction>,
+        actions: &mut TagActions,
     ) {
         let is_tag = |i: usize, tag: &str| matches!(run.get(i), Some((Event::InlineHtml(html), _)) if html.trim().eq_ignore_ascii_case(tag));
         for i in 0..run.len() {
@@ -573,17 +597,13 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
                 .flat_map(|m| m.numbers())
                 .any(becomes_citation)
             {
-                actions.insert(i, TagAction::Drop);
-                actions.insert(close, TagAction::Drop);
+                actions.set(i, TagAction::Drop);
+                actions.set(close, TagAction::Drop);
             }
         }
     }
 
-    fn pair_cite_tags(
-        &mut self,
-        run: &[(Event<'a>, Range<usize>)],
-        actions: &mut BTreeMap<usize, TagAction>,
-    ) {
+    fn pair_cite_tags(&mut self, run: &[(Event<'a>, Range<usize>)], actions: &mut TagActions) {
         // (run index, id, nesting depth at the open tag)
         let mut open: Option<(usize, Option<String>, usize)> = None;
         let mut depth = 0usize;
@@ -612,7 +632,7 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
                 Event::InlineHtml(html) => match parse_cite_tag(html) {
                     // Inside link text a cite tag would nest links: keep its text only.
                     Some(_) if link_depth > 0 => {
-                        actions.insert(i, TagAction::Drop);
+                        actions.set(i, TagAction::Drop);
                     }
                     Some(CiteTag::Open {
                         id,
@@ -622,23 +642,23 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
                             Some(id) if open.is_none() => TagAction::Open { id, close: i },
                             _ => TagAction::Drop,
                         };
-                        actions.insert(i, action);
+                        actions.set(i, action);
                     }
                     Some(CiteTag::Open { id, .. }) => {
                         if open.is_none() {
                             open = Some((i, id, depth));
                         } else {
-                            actions.insert(i, TagAction::Drop);
+                            actions.set(i, TagAction::Drop);
                         }
                     }
                     Some(CiteTag::Close) => {
-                        actions.insert(i, TagAction::Drop);
+                        actions.set(i, TagAction::Drop);
                         match open.take() {
                             Some((at, Some(id), open_depth)) if open_depth == depth => {
-                                actions.insert(at, TagAction::Open { id, close: i });
+                                actions.set(at, TagAction::Open { id, close: i });
                             }
                             Some((at, None, open_depth)) if open_depth == depth => {
-                                actions.insert(at, TagAction::Drop);
+                                actions.set(at, TagAction::Drop);
                                 let span = run[at].1.start..range.end;
                                 self.resolver.index.diagnose(
                                     DiagnosticKind::CiteWithoutId,
@@ -661,12 +681,12 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
 
     fn unclosed_cite(
         &mut self,
-        actions: &mut BTreeMap<usize, TagAction>,
+        actions: &mut TagActions,
         at: usize,
         id: Option<String>,
         range: &Range<usize>,
     ) {
-        actions.insert(at, TagAction::Drop);
+        actions.set(at, TagAction::Drop);
         let kind = if id.is_some() {
             DiagnosticKind::UnclosedCite
         } else {
@@ -855,7 +875,12 @@ fn trim_trailing_markers(text: &str, link: &mut Autolink) {
 
 /// The plain text of a slice of a run (a citation label), trimmed.
 fn plain_text(events: &[(Event<'_>, Range<usize>)]) -> String {
-    let mut label = String::new();
+    let piece = |event: &Event<'_>| match event {
+        Event::Text(t) | Event::Code(t) => t.len(),
+        Event::SoftBreak | Event::HardBreak => 1,
+        _ => 0,
+    };
+    let mut label = String::with_capacity(events.iter().map(|(e, _)| piece(e)).sum());
     for (event, _) in events {
         match event {
             Event::Text(t) | Event::Code(t) => label.push_str(t),

@@ -5,8 +5,10 @@
 //! code block, 13 citations in 3 KiB) with its sources, repeated to ~2 KiB,
 //! ~20 KiB and ~200 KiB. For each size and chunk size (4, 16, 64 bytes):
 //! - `one-shot`: [`citemark::render`] of the whole answer;
-//! - `tail-every-push`: every chunk is [`Stream::push`]ed, which renders the
-//!   tail each time (a host repainting after every token);
+//! - `tail-every-push`: every chunk is [`Stream::push_deferred`]ed and the
+//!   tail rendered with [`Stream::tail_into`] into one buffer (a host
+//!   repainting after every token); the summary table adds `push()`: every
+//!   chunk [`Stream::push`]ed, which hands over a new tail each time;
 //! - `tail-per-frame`: chunks are [`Stream::push_deferred`]ed and the tail is
 //!   rendered once per 256 bytes (a host repainting once per animation
 //!   frame while a model streams ~15 KB/s).
@@ -23,7 +25,9 @@ use criterion::{Criterion, Throughput};
 
 #[path = "support/workload.rs"]
 mod workload;
-use workload::{corpus, str_chunks, stream_every_push, stream_per_frame};
+use workload::{
+    corpus, str_chunks, stream_every_push, stream_every_push_new_tail, stream_per_frame,
+};
 
 const SIZES: &[(&str, usize)] = &[
     ("2KiB", 2 * 1024),
@@ -47,19 +51,23 @@ fn time(f: impl Fn()) -> Duration {
 fn summary() {
     println!("\nstreaming cost / one-shot render (median of {SUMMARY_RUNS} interleaved runs)");
     println!(
-        "{:8} {:>6} {:>11} {:>16} {:>15} {:>13}",
-        "size", "chunk", "one-shot", "tail-every-push", "tail-per-frame", "p99 push"
+        "{:8} {:>6} {:>11} {:>16} {:>9} {:>15} {:>13}",
+        "size", "chunk", "one-shot", "tail-every-push", "push()", "tail-per-frame", "p99 push"
     );
     for &(label, size) in SIZES {
         let (text, options) = corpus(size);
         for &chunk in CHUNKS {
-            let (mut once, mut every, mut frame) = (Vec::new(), Vec::new(), Vec::new());
+            let (mut once, mut every, mut new_tail, mut frame) =
+                (Vec::new(), Vec::new(), Vec::new(), Vec::new());
             for _ in 0..SUMMARY_RUNS {
                 once.push(time(|| {
                     black_box(render(black_box(&text), &options));
                 }));
                 every.push(time(|| {
                     black_box(stream_every_push(&text, chunk, &options));
+                }));
+                new_tail.push(time(|| {
+                    black_box(stream_every_push_new_tail(&text, chunk, &options));
                 }));
                 frame.push(time(|| {
                     black_box(stream_per_frame(&text, chunk, &options));
@@ -77,9 +85,10 @@ fn summary() {
             let once = median(once);
             let ratio = |d: Duration| d.as_secs_f64() / once.as_secs_f64();
             println!(
-                "{label:8} {chunk:>6} {:>9.3}ms {:>15.1}x {:>14.1}x {:>11.1}µs",
+                "{label:8} {chunk:>6} {:>9.3}ms {:>15.1}x {:>8.1}x {:>14.1}x {:>11.1}µs",
                 once.as_secs_f64() * 1e3,
                 ratio(median(every)),
+                ratio(median(new_tail)),
                 ratio(median(frame)),
                 p99.as_secs_f64() * 1e6,
             );

@@ -71,7 +71,23 @@ pub fn str_chunks(text: &str, size: usize) -> impl Iterator<Item = &str> {
     })
 }
 
+/// `text` streamed in `chunk`-byte pieces with the tail after every push,
+/// into one buffer kept by the host ([`Stream::tail_into`]); returns the
+/// bytes of HTML handed over.
 pub fn stream_every_push(text: &str, chunk: usize, options: &Options) -> usize {
+    let mut stream = Stream::new(options.clone());
+    let (mut bytes, mut tail) = (0, String::new());
+    for piece in str_chunks(text, chunk) {
+        let patch = stream.push_deferred(piece);
+        stream.tail_into(&mut tail);
+        bytes += patch.append.len() + tail.len();
+    }
+    bytes + stream.finish().append.len()
+}
+
+/// The same with [`Stream::push`], which hands over a new tail each time.
+#[allow(dead_code)]
+pub fn stream_every_push_new_tail(text: &str, chunk: usize, options: &Options) -> usize {
     let mut stream = Stream::new(options.clone());
     let mut bytes = 0;
     for piece in str_chunks(text, chunk) {

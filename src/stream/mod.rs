@@ -263,6 +263,29 @@ impl Stream {
         }
     }
 
+    /// [`Stream::tail`] written into `out`, replacing what it held: the
+    /// buffer of the last tail is used again for the next, where `push`
+    /// and `tail` allocate a new one each time. For a host that paints the
+    /// tail after every push, with [`Stream::push_deferred`].
+    ///
+    /// # Examples
+    /// ```
+    /// use citemark::{Options, Stream};
+    ///
+    /// let mut stream = Stream::new(Options::default());
+    /// let mut tail = String::new();
+    /// for chunk in ["Revenue **gr", "ew** [1", "].\n"] {
+    ///     let patch = stream.push_deferred(chunk);
+    ///     stream.tail_into(&mut tail);
+    ///     // The host appends `patch.append` and shows `tail` after it.
+    ///     assert!(!tail.contains("**") && !tail.contains("[1"));
+    /// }
+    /// ```
+    pub fn tail_into(&mut self, out: &mut String) {
+        self.tail.give_back(std::mem::take(out));
+        *out = self.tail();
+    }
+
     /// Drops the provisional head for good (until the message is finished).
     fn stop_provisional(&mut self) {
         self.provisional = None;
@@ -796,6 +819,29 @@ mod tests {
         for sample in super::common::samples() {
             for chunk in [1, 3, 4, 16] {
                 assert_cached_tail_is_whole(&sample.markdown, chunk, &sample.options);
+            }
+        }
+    }
+
+    #[test]
+    fn a_tail_written_into_the_last_ones_buffer_is_the_same_tail() {
+        for sample in super::common::samples() {
+            let mut new_tails = Stream::new(sample.options.clone());
+            let mut one_buffer = Stream::new(sample.options.clone());
+            let mut tail = String::new();
+            let mut from = 0;
+            while from < sample.markdown.len() {
+                let mut to = (from + 4).min(sample.markdown.len());
+                while !sample.markdown.is_char_boundary(to) {
+                    to += 1;
+                }
+                let piece = &sample.markdown[from..to];
+                let patch = new_tails.push(piece);
+                let deferred = one_buffer.push_deferred(piece);
+                one_buffer.tail_into(&mut tail);
+                assert_eq!(deferred.append, patch.append, "{}", sample.name);
+                assert_eq!(Some(&tail), patch.tail.as_ref(), "{} at {to}", sample.name);
+                from = to;
             }
         }
     }

@@ -68,6 +68,23 @@ fn tail_string(parts: &[&str]) -> String {
     joined(parts, |len| len.next_multiple_of(TAIL_ROUNDING))
 }
 
+/// `parts` joined into `spare`, the buffer of a tail the host gave back
+/// (see [`Tail::give_back`]), or else into a new tail: a host that paints
+/// after every push then allocates no tail per push. (Tails over 1 KiB
+/// are past what glibc's per-thread cache keeps: allocating one and
+/// freeing the last cost about as much as a plain push's other work.)
+fn tail_in(spare: &mut String, parts: &[&str]) -> String {
+    if spare.capacity() == 0 {
+        return tail_string(parts);
+    }
+    let mut text = std::mem::take(spare);
+    text.clear();
+    for part in parts {
+        text.push_str(part);
+    }
+    text
+}
+
 /// What a tail's capacity is rounded up to (see [`tail_string`]).
 const TAIL_ROUNDING: usize = 256;
 
@@ -100,6 +117,8 @@ pub(super) struct Tail {
     last_whole: Option<Rendering>,
     /// A list's items before the line being typed, kept while it grows.
     list: Option<ListHead>,
+    /// The buffer of a tail the host is done with: the next tail goes in it.
+    spare: String,
 }
 
 /// The HTML of the open text before a list item's line: the list's items
@@ -433,7 +452,17 @@ const TABLE_CLOSERS: &str = "</tbody></table>\n";
 impl Tail {
     /// Forgets everything: the open text was cut or replaced.
     pub(super) fn reset(&mut self) {
-        *self = Tail::default();
+        let spare = std::mem::take(&mut self.spare);
+        *self = Tail {
+            spare,
+            ..Tail::default()
+        };
+    }
+
+    /// Takes back the buffer of a tail the host is done with, to write the
+    /// next one into.
+    pub(super) fn give_back(&mut self, tail: String) {
+        self.spare = tail;
     }
 
     /// The tail's HTML for `open`, which extends the open text of the last
@@ -446,7 +475,7 @@ impl Tail {
                 hold,
                 html,
             }) if *held == line_start && still_held(*hold, &open[line_start..]) => {
-                Some(tail_string(&[html]))
+                Some(tail_in(&mut self.spare, &[html]))
             }
             Some(State::Inline(line)) if line.line_start == line_start => self.inline(open, render),
             Some(State::Inline(_)) => self.line_ended(open, line_start, render),
@@ -467,7 +496,7 @@ impl Tail {
             None => {
                 let kept =
                     Rendering::keep(&mut self.last_whole, &shown.text, |text| render(text, None));
-                (tail_string(&[&kept.html]), kept.index.clone())
+                (tail_in(&mut self.spare, &[&kept.html]), kept.index.clone())
             }
         };
         self.remember(open, line_start, &shown, &html, index);
@@ -545,7 +574,7 @@ impl Tail {
         };
         if line_start == rows.line_start {
             return still_held(RowHold::UntilNewline, &open[line_start..])
-                .then(|| tail_string(&[&rows.head, TABLE_CLOSERS]));
+                .then(|| tail_in(&mut self.spare, &[&rows.head, TABLE_CLOSERS]));
         }
         let row_end = line_start.checked_sub(1)?;
         let row_start = open[..row_end].find_last(b'\n').map_or(0, |i| i + 1);
@@ -571,7 +600,7 @@ impl Tail {
         rows.head.push_str(row_html);
         rows.index.absorb(index);
         rows.line_start = line_start;
-        Some(tail_string(&[&rows.head, TABLE_CLOSERS]))
+        Some(tail_in(&mut self.spare, &[&rows.head, TABLE_CLOSERS]))
     }
 
     /// In a code block: the new text escaped onto it, unless one of its
@@ -601,7 +630,7 @@ impl Tail {
         }
         let _ = escape_html_body_text(&mut *head, &open[*at..complete]);
         *at = complete;
-        let mut html = tail_string(&[head]);
+        let mut html = tail_in(&mut self.spare, &[head]);
         let _ = escape_html_body_text(&mut html, partial);
         html.push_str(CODE_CLOSERS);
         Some(html)
@@ -815,7 +844,7 @@ impl Tail {
             return None;
         }
         let pending = open.get(line.at..newline)?;
-        if let Some(html) = line.plain(pending) {
+        if let Some(html) = line.plain(pending, &mut self.spare) {
             return Some(html);
         }
         let piece = [STAND_IN, pending].concat();
@@ -824,7 +853,7 @@ impl Tail {
         if preview(&piece).text != piece || preview(open).text != open {
             return None;
         }
-        line.compose_shown(&piece, None, render)
+        line.compose_shown(&piece, None, render, &mut self.spare)
     }
 
     /// On a settled line: the head, the text since it, and the closers.
@@ -842,13 +871,14 @@ impl Tail {
         {
             return None;
         }
-        if let Some(html) = line.still_held(open) {
+        let spare = &mut self.spare;
+        if let Some(html) = line.still_held(open, spare) {
             return Some(html);
         }
-        if let Some(html) = line.plain_classified(pending, classes) {
+        if let Some(html) = line.plain_classified(pending, classes, spare) {
             return Some(html);
         }
-        if let Some(html) = line.typed(open, render) {
+        if let Some(html) = line.typed(open, render, spare) {
             return Some(html);
         }
         // Settle the words before the last boundary first, so that the
@@ -864,7 +894,7 @@ impl Tail {
             if renders_as_itself(words) && words_settle {
                 // (Plain words render as themselves, as in `plain`.)
                 line.advance(words, boundary, None);
-                if let Some(html) = line.plain(&open[line.at..]) {
+                if let Some(html) = line.plain(&open[line.at..], spare) {
                     return Some(html);
                 }
             } else if let Some(piece) = (words_settle && may_be_settled(words))
@@ -881,7 +911,7 @@ impl Tail {
                 if let Some((inner, _)) = stand_in_content(&html).filter(settled) {
                     let spaces = &words[words.trim_end_matches(' ').len()..];
                     line.advance(&[inner, spaces].concat(), boundary, Some(after));
-                    if let Some(html) = line.plain(&open[line.at..]) {
+                    if let Some(html) = line.plain(&open[line.at..], spare) {
                         return Some(html);
                     }
                 }
@@ -892,12 +922,12 @@ impl Tail {
         // (Typed text whose end the preview holds back, the `*` of `Q3*`,
         // shows as the text typed up to it.)
         if let Some(end) = line.typed_then_held(&piece, &shown) {
-            if let Some(html) = line.typed(&open[..end], render) {
+            if let Some(html) = line.typed(&open[..end], render, spare) {
                 return Some(html);
             }
         }
         line.typing = Typing::NotRendered;
-        let html = line.compose_shown(&shown, Some(&piece), render)?;
+        let html = line.compose_shown(&shown, Some(&piece), render, spare)?;
         line.rendered_to = open.len();
         line.held = held_back(&piece, &shown).map(|what| Held {
             what,
@@ -1068,7 +1098,7 @@ impl SettledLine {
 
     /// While the text held back at the end of the last tail only goes on:
     /// that tail again.
-    fn still_held(&mut self, open: &str) -> Option<String> {
+    fn still_held(&mut self, open: &str, spare: &mut String) -> Option<String> {
         let held = self.held.as_mut()?;
         let Some(what) = held.what.goes_on_with(open.get(held.to..)?) else {
             self.held = None;
@@ -1077,22 +1107,27 @@ impl SettledLine {
         held.what = what;
         held.to = open.len();
         self.rendered_to = open.len();
-        Some(tail_string(&[&held.tail]))
+        Some(tail_in(spare, &[&held.tail]))
     }
 
     /// When `pending`, the text since `at`, has no syntax: the tail, with
     /// no rendering; the words before its last boundary settle.
-    fn plain(&mut self, pending: &str) -> Option<String> {
-        self.plain_classified(pending, byte_classes(pending))
+    fn plain(&mut self, pending: &str, spare: &mut String) -> Option<String> {
+        self.plain_classified(pending, byte_classes(pending), spare)
     }
 
     /// [`SettledLine::plain`], the [`byte_classes`] of `pending` known.
-    fn plain_classified(&mut self, pending: &str, classes: u8) -> Option<String> {
+    fn plain_classified(
+        &mut self,
+        pending: &str,
+        classes: u8,
+        spare: &mut String,
+    ) -> Option<String> {
         if !classes_render_as_itself(pending, classes) {
             return None;
         }
         let shown = pending.trim_end_matches(' ');
-        let html = self.compose(shown, !shown.is_empty())?;
+        let html = self.compose(shown, !shown.is_empty(), spare)?;
         if let Some(boundary) = word_boundary(pending) {
             self.advance(&pending[..boundary], boundary, None);
         }
@@ -1116,7 +1151,7 @@ impl SettledLine {
 
     /// When only plain text was typed since the last rendering: that
     /// rendering with the text put where [`TYPING`] was.
-    fn typed(&mut self, open: &str, render: &Render<'_>) -> Option<String> {
+    fn typed(&mut self, open: &str, render: &Render<'_>, spare: &mut String) -> Option<String> {
         let shown_typed = self.typed_text(open)?;
         if matches!(self.typing, Typing::NotRendered) {
             let piece = [STAND_IN, &open[self.at..self.rendered_to], TYPING].concat();
@@ -1137,13 +1172,16 @@ impl SettledLine {
         let Typing::Split(split) = &self.typing else {
             return None;
         };
-        Some(tail_string(&[
-            &self.head,
-            &split.before,
-            shown_typed,
-            &split.after,
-            &self.closers,
-        ]))
+        Some(tail_in(
+            spare,
+            &[
+                &self.head,
+                &split.before,
+                shown_typed,
+                &split.after,
+                &self.closers,
+            ],
+        ))
     }
 
     /// The text typed since the last rendering, as it shows (its spaces
@@ -1270,15 +1308,16 @@ impl SettledLine {
         shown: &str,
         piece: Option<&str>,
         render: &Render<'_>,
+        spare: &mut String,
     ) -> Option<String> {
         if shown == STAND_IN.trim_end() {
             // All of it held back, it shows nothing: no need to render.
-            return self.compose("", false);
+            return self.compose("", false, spare);
         }
         // (What shows of it may be plain text: `12` of `12 <ci`.)
         if let Some(text) = shown.strip_prefix(STAND_IN) {
             if renders_as_itself(text) && !text.ends_with(' ') {
-                return self.compose(text, true);
+                return self.compose(text, true, spare);
             }
         }
         let typing_at = piece.and_then(|piece| typing_place(piece, shown));
@@ -1298,12 +1337,12 @@ impl SettledLine {
             self.typing = split;
         }
         let (inner, keep_spaces) = stand_in_content(&self.last_piece.as_ref()?.html)?;
-        self.compose(inner, keep_spaces)
+        self.compose(inner, keep_spaces, spare)
     }
 
     /// `head` + `inner` + `closers`; unless `keep_spaces`, the spaces typed
     /// at the end of `head` end the paragraph and are dropped.
-    fn compose(&self, inner: &str, keep_spaces: bool) -> Option<String> {
+    fn compose(&self, inner: &str, keep_spaces: bool, spare: &mut String) -> Option<String> {
         if inner.is_empty() && self.at_content_start {
             return None;
         }
@@ -1312,6 +1351,6 @@ impl SettledLine {
         } else {
             &self.head[..self.head.len() - self.typed_spaces]
         };
-        Some(tail_string(&[head, inner, &self.closers]))
+        Some(tail_in(spare, &[head, inner, &self.closers]))
     }
 }

@@ -71,8 +71,8 @@ fn tail_string(parts: &[&str]) -> String {
 /// `parts` joined into `spare`, the buffer of a tail the host gave back
 /// (see [`Tail::give_back`]), or else into a new tail: a host that paints
 /// after every push then allocates no tail per push. (Tails over 1 KiB
-/// are past what glibc's per-thread cache keeps: allocating one and
-/// freeing the last cost about as much as a plain push's other work.)
+/// are past what glibc's per-thread cache keeps: allocating one per push
+/// and freeing the last was 5–6% of a stream's cost in 4-byte chunks.)
 fn tail_in(spare: &mut String, parts: &[&str]) -> String {
     if spare.capacity() == 0 {
         return tail_string(parts);

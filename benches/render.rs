@@ -33,7 +33,10 @@ use std::time::{Duration, Instant};
 
 use citemark::{render, Options, RawHtml, Source};
 use criterion::{Criterion, Throughput};
-use pulldown_cmark::{html::push_html, Options as CmarkOptions, Parser};
+
+#[path = "support/pulldown.rs"]
+mod pulldown;
+use pulldown::pulldown_html;
 
 /// Corpus sizes: (label, target length in bytes).
 const SIZES: &[(&str, usize)] = &[
@@ -229,20 +232,6 @@ fn corpus(label: &str, samples: &[&Sample], target: usize) -> Corpus {
     }
 }
 
-fn pulldown_options() -> CmarkOptions {
-    CmarkOptions::ENABLE_TABLES
-        | CmarkOptions::ENABLE_STRIKETHROUGH
-        | CmarkOptions::ENABLE_TASKLISTS
-        | CmarkOptions::ENABLE_FOOTNOTES
-        | CmarkOptions::ENABLE_GFM
-}
-
-fn pulldown_html(markdown: &str, options: CmarkOptions) -> String {
-    let mut html = String::with_capacity(markdown.len() + markdown.len() / 2);
-    push_html(&mut html, Parser::new_ext(markdown, options));
-    html
-}
-
 /// [`ANSWER`] repeated until it is about `target` bytes long.
 fn answer_corpus(label: &str, target: usize) -> Corpus {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -264,7 +253,6 @@ fn answer_corpus(label: &str, target: usize) -> Corpus {
 }
 
 fn bench_sizes(c: &mut Criterion, corpora: &[Corpus]) {
-    let cmark = pulldown_options();
     for corpus in corpora {
         let mut group = c.benchmark_group(format!("render/{}", corpus.label));
         group.throughput(Throughput::Bytes(corpus.markdown.len() as u64));
@@ -272,7 +260,7 @@ fn bench_sizes(c: &mut Criterion, corpora: &[Corpus]) {
             b.iter(|| render(black_box(&corpus.markdown), &corpus.options))
         });
         group.bench_function("pulldown-cmark", |b| {
-            b.iter(|| pulldown_html(black_box(&corpus.markdown), cmark))
+            b.iter(|| pulldown_html(black_box(&corpus.markdown)))
         });
         group.finish();
     }
@@ -378,7 +366,6 @@ fn mib_per_s(bytes: usize, seconds: f64) -> f64 {
 }
 
 fn print_summary(corpora: &[Corpus]) {
-    let cmark = pulldown_options();
     println!();
     println!(
         "Summary: median of {SUMMARY_RUNS} interleaved runs per contender \
@@ -397,7 +384,7 @@ fn print_summary(corpora: &[Corpus]) {
                 black_box(render(black_box(md), &corpus.options));
             },
             || {
-                black_box(pulldown_html(black_box(md), cmark));
+                black_box(pulldown_html(black_box(md)));
             },
         );
         println!(

@@ -8,8 +8,8 @@
 
 use std::hint::black_box;
 
-use pulldown_cmark::{html::push_html, Options as CmarkOptions, Parser};
-
+#[path = "../benches/support/pulldown.rs"]
+mod pulldown;
 // (Only its corpus is used here.)
 #[allow(dead_code)]
 #[path = "../benches/support/workload.rs"]
@@ -23,16 +23,7 @@ fn main() {
     let (text, options) = workload::corpus(size);
     match who.as_str() {
         "citemark" => drop(black_box(citemark::render(black_box(&text), &options))),
-        "pulldown" => {
-            let cmark = CmarkOptions::ENABLE_TABLES
-                | CmarkOptions::ENABLE_STRIKETHROUGH
-                | CmarkOptions::ENABLE_TASKLISTS
-                | CmarkOptions::ENABLE_FOOTNOTES
-                | CmarkOptions::ENABLE_GFM;
-            let mut html = String::with_capacity(text.len() + text.len() / 2);
-            push_html(&mut html, Parser::new_ext(black_box(&text), cmark));
-            drop(black_box(html));
-        }
+        "pulldown" => drop(black_box(pulldown::pulldown_html(black_box(&text)))),
         "none" => drop(black_box(text)),
         _ => panic!("{usage}"),
     }

@@ -79,9 +79,7 @@ fn tail_in(spare: &mut String, parts: &[&str]) -> String {
     }
     let mut text = std::mem::take(spare);
     text.clear();
-    for part in parts {
-        text.push_str(part);
-    }
+    push_parts(&mut text, parts);
     text
 }
 
@@ -98,10 +96,14 @@ fn line_head(parts: &[&str]) -> String {
 fn joined(parts: &[&str], capacity: impl Fn(usize) -> usize) -> String {
     let len: usize = parts.iter().map(|part| part.len()).sum();
     let mut text = String::with_capacity(capacity(len));
+    push_parts(&mut text, parts);
+    text
+}
+
+fn push_parts(text: &mut String, parts: &[&str]) {
     for part in parts {
         text.push_str(part);
     }
-    text
 }
 
 /// What the tail remembers between pushes (positions are in the open text).

@@ -229,6 +229,7 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
 
     // ---- events ----------------------------------------------------------
 
+    #[inline(always)]
     fn event(&mut self, event: Ev<'a>, citations: &Resolver<'_>) {
         match event {
             Ev::Citation(ordinal) => {

@@ -52,9 +52,8 @@ pub(crate) struct Citations<'a, 'o, I> {
     /// The inline run being gathered (its buffer is reused).
     run: Vec<(Event<'a>, Range<usize>)>,
     text: TextRun<'a>,
-    /// The current block's inline events pass through untouched (code, or
-    /// prose with nothing citation-like in it).
-    plain_block: bool,
+    /// What the current block's source may hold, decided at its start.
+    block: BlockContent,
     /// Link reference definitions labelled like markers (`[1]: …`), with
     /// where each starts; see [`Citations::with_marker_definitions`].
     marker_definitions: Vec<(String, usize)>,
@@ -85,7 +84,7 @@ where
             resolver: Resolver::new(options, index),
             run: Vec::new(),
             text: TextRun::default(),
-            plain_block: false,
+            block: BlockContent::Any,
             marker_definitions: Vec::new(),
             unlinking: None,
             tag_actions: TagActions::default(),
@@ -222,17 +221,18 @@ where
                 self.unlink_forward_reference(&mut event, &mut range);
             }
             if is_inline(&event) {
-                if self.plain_block {
+                if self.block == BlockContent::Plain {
                     sink(Ev::Md(event), &self.resolver);
                 } else {
                     self.run.push((event, range));
                 }
                 continue;
             }
+            self.flush_run(sink);
             // A block's source decides whether its inline content needs
             // looking at; the decision holds until the next block event.
-            self.plain_block = match &event {
-                Event::Start(Tag::CodeBlock(_)) => true,
+            self.block = match &event {
+                Event::Start(Tag::CodeBlock(_)) => BlockContent::Plain,
                 // Only leaf blocks are scanned: their range is their inline
                 // content. (A list item's range holds its nested lists, and
                 // scanning those again at every depth would be quadratic.)
@@ -241,26 +241,31 @@ where
                     | Tag::Heading { .. }
                     | Tag::TableCell
                     | Tag::DefinitionListTitle,
-                ) => !self.may_hold_citations(&range),
-                _ => false,
+                ) => self.scan_block(&range),
+                _ => BlockContent::Any,
             };
-            self.flush_run(sink);
             sink(Ev::Md(event), &self.resolver);
         }
         self.flush_run(sink);
     }
 
-    /// Whether `markdown[range]` could hold anything this adaptor changes:
-    /// a `[`, a `<`, or the start of a bare URL. Most prose cannot, and its
-    /// events then pass through without buffering.
-    fn may_hold_citations(&self, range: &Range<usize>) -> bool {
+    /// What `markdown[range]` could hold that this adaptor changes: a `[`,
+    /// a `<`, or the start of a bare URL. Most prose holds none, and its
+    /// events then pass through without buffering; most of the rest holds
+    /// no bare URL, and its text is then not searched for one.
+    fn scan_block(&self, range: &Range<usize>) -> BlockContent {
         let options = self.resolver.options;
         if options.syntaxes == Syntaxes::none() && !options.autolinks {
-            return false;
+            return BlockContent::Plain;
         }
         let source = self.markdown.get(range.clone()).unwrap_or(self.markdown);
-        memchr::memchr3(b'[', b'<', b'@', source.as_bytes()).is_some()
-            || may_contain_autolink(source)
+        if may_contain_autolink(source) {
+            BlockContent::Any
+        } else if memchr::memchr2(b'[', b'<', source.as_bytes()).is_some() {
+            BlockContent::NoBareUrls
+        } else {
+            BlockContent::Plain
+        }
     }
 
     fn flush_run<S: FnMut(Ev<'a>, &Resolver<'o>)>(&mut self, sink: &mut S) {
@@ -272,6 +277,7 @@ where
             resolver: &mut self.resolver,
             sink,
             held_text: None,
+            bare_urls: self.block == BlockContent::Any,
             text: &mut self.text,
             link_depth: 0,
             suppressed_links: 0,
@@ -309,6 +315,17 @@ fn normalize_label(label: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
         .to_lowercase()
+}
+
+/// What a block's source may hold, as far as this adaptor is concerned.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BlockContent {
+    /// Nothing citation-like (or code): inline events pass through.
+    Plain,
+    /// `[` or `<` but no bare URL.
+    NoBareUrls,
+    /// Anything (or not scanned: a tight list item's text).
+    Any,
 }
 
 /// A reference link being written back as its text (see
@@ -375,6 +392,8 @@ struct RunProcessor<'r, 'a, 'o, S> {
     /// The last text written, held back while a citation link right after
     /// it may still take its `(` (see [`RunProcessor::strip_open_paren`]).
     held_text: Option<CowStr<'a>>,
+    /// The block may hold bare URLs (else its text is not searched for them).
+    bare_urls: bool,
     text: &'r mut TextRun<'a>,
     /// Inside a link or image: no citations there.
     link_depth: usize,
@@ -726,7 +745,7 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
         let syntaxes = options.syntaxes;
         let mut items = Vec::new();
         let wants_urls = options.autolinks || syntaxes.short_links || syntaxes.query_links;
-        if wants_urls && may_contain_autolink(text) {
+        if wants_urls && self.bare_urls && may_contain_autolink(text) {
             for mut link in find_autolinks(text) {
                 if syntaxes.markers {
                     trim_trailing_markers(text, &mut link);

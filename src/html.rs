@@ -138,6 +138,31 @@ fn heading_close(level: HeadingLevel) -> &'static str {
     }
 }
 
+/// A citation element's opening up to its class attribute's end, in one
+/// piece (a cited answer writes thousands of them).
+fn citation_opening(superscript: bool, as_button: bool, resolved: bool) -> &'static str {
+    match (superscript, as_button, resolved) {
+        (false, false, true) => r#"<a class="citation""#,
+        (false, false, false) => r#"<a class="citation citation-unresolved""#,
+        (false, true, true) => r#"<button type="button" class="citation""#,
+        (false, true, false) => r#"<button type="button" class="citation citation-unresolved""#,
+        (true, false, true) => r#"<sup><a class="citation""#,
+        (true, false, false) => r#"<sup><a class="citation citation-unresolved""#,
+        (true, true, true) => r#"<sup><button type="button" class="citation""#,
+        (true, true, false) => r#"<sup><button type="button" class="citation citation-unresolved""#,
+    }
+}
+
+/// What follows a citation's key up to its ordinal's value.
+fn kind_and_ordinal_attributes(kind: CitationKind) -> &'static str {
+    match kind {
+        CitationKind::Cite => r#"" data-citation-kind="cite" data-citation-ordinal=""#,
+        CitationKind::Index => r#"" data-citation-kind="index" data-citation-ordinal=""#,
+        CitationKind::Shortlink => r#"" data-citation-kind="shortlink" data-citation-ordinal=""#,
+        CitationKind::Query => r#"" data-citation-kind="query" data-citation-ordinal=""#,
+    }
+}
+
 /// `n` in decimal, written into `buf` (no allocation on the hot path).
 fn decimal(mut n: u32, buf: &mut [u8; 10]) -> &str {
     let mut start = buf.len();
@@ -617,19 +642,8 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
         let mode = self.options.mode;
         let icon = mode == Mode::Icon;
         let as_button = mode == Mode::Button || (icon && self.options.embedded);
-        if view.kind == CitationKind::Index && !icon {
-            self.write("<sup>");
-        }
-        self.write(if as_button {
-            "<button type=\"button\" class=\"citation"
-        } else {
-            "<a class=\"citation"
-        });
-        self.write(if view.resolved {
-            "\""
-        } else {
-            " citation-unresolved\""
-        });
+        let superscript = view.kind == CitationKind::Index && !icon;
+        self.write(citation_opening(superscript, as_button, view.resolved));
         match view.shared_with_source {
             // Every citation of a source links and titles alike: write those
             // attributes once per source and reuse them.
@@ -654,9 +668,7 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
         }
         self.write(" data-citation-key=\"");
         self.write_escaped(view.key, false);
-        self.write("\" data-citation-kind=\"");
-        self.write(view.kind.as_str());
-        self.write("\" data-citation-ordinal=\"");
+        self.write(kind_and_ordinal_attributes(view.kind));
         self.write(decimal(view.ordinal, &mut [0; 10]));
         if icon {
             self.write("\" aria-label=\"");

@@ -194,7 +194,7 @@ impl<'m> Layout<'m> {
             return Vec::new();
         };
         let urls = find_autolinks(text).into_iter().map(|link| link.range);
-        let markers = find_markers(text).into_iter().map(|marker| marker.range);
+        let markers = find_markers(text).map(|marker| marker.range);
         urls.chain(markers)
             .map(|r| base + r.start..base + r.end)
             .collect()

@@ -34,28 +34,31 @@ impl Marker {
     }
 }
 
-/// Every marker group in `text`, in order.
-pub(crate) fn find_markers(text: &str) -> Vec<Marker> {
+/// Every marker group in `text`, in order (found as they are taken: most
+/// texts hold one or two, and no list is built for them).
+pub(crate) fn find_markers(text: &str) -> impl Iterator<Item = Marker> + '_ {
     let bytes = text.as_bytes();
-    let mut markers = Vec::new();
     let mut from = 0;
-    while let Some(offset) = memchr::memchr(b'[', &bytes[from..]) {
-        let start = from + offset;
-        match parse_marker(text, start) {
-            Some(marker) => {
-                from = marker.range.end;
-                markers.push(marker);
+    std::iter::from_fn(move || {
+        while let Some(offset) = memchr::memchr(b'[', bytes.get(from..)?) {
+            let start = from + offset;
+            match parse_marker(text, start) {
+                Some(marker) => {
+                    from = marker.range.end;
+                    return Some(marker);
+                }
+                None => from = start + 1,
             }
-            None => from = start + 1,
         }
-    }
-    markers
+        from = bytes.len();
+        None
+    })
 }
 
 /// The marker groups of `text` when it is nothing but marker groups (and
 /// spaces), like `[1][2]`; otherwise none.
 pub(crate) fn only_markers(text: &str) -> Vec<Marker> {
-    let markers = find_markers(text);
+    let markers: Vec<Marker> = find_markers(text).collect();
     let mut end = 0;
     for marker in &markers {
         if !text[end..marker.range.start].trim().is_empty() {
@@ -168,7 +171,6 @@ mod tests {
 
     fn numbers(text: &str) -> Vec<Vec<u32>> {
         find_markers(text)
-            .iter()
             .map(|m| m.numbers().collect())
             .collect()
     }
@@ -181,7 +183,7 @@ mod tests {
         assert_eq!(numbers("[1,2,3]"), vec![vec![1, 2, 3]]);
         assert_eq!(numbers("[1-3]"), vec![vec![1, 2, 3]]);
         assert_eq!(numbers("[2\u{2013}4]"), vec![vec![2, 3, 4]]);
-        let m = &find_markers("see [1#page=3].")[0];
+        let m = find_markers("see [1#page=3].").next().unwrap();
         assert_eq!(
             (m.range.clone(), m.fragment.as_deref()),
             (4..14, Some("page=3"))
@@ -223,7 +225,7 @@ mod tests {
     #[test]
     fn ranges_are_byte_offsets_in_non_ascii_text() {
         let text = "Überblick ✓ [12]";
-        let m = &find_markers(text)[0];
+        let m = find_markers(text).next().unwrap();
         assert_eq!(&text[m.range.clone()], "[12]");
     }
 }

@@ -60,6 +60,8 @@ pub(crate) struct Citations<'a, 'o, I> {
     /// The range of the reference link being written back as its text.
     unlinking: Option<Unlinking>,
     tag_actions: TagActions,
+    /// What a text held; see [`RunProcessor::flush_text`].
+    items: Vec<TextItem>,
 }
 
 impl<'a, 'o, I> Citations<'a, 'o, I>
@@ -88,6 +90,7 @@ where
             marker_definitions: Vec::new(),
             unlinking: None,
             tag_actions: TagActions::default(),
+            items: Vec::new(),
         }
     }
 
@@ -277,6 +280,7 @@ where
             resolver: &mut self.resolver,
             sink,
             held_text: None,
+            items: &mut self.items,
             bare_urls: self.block == BlockContent::Any,
             text: &mut self.text,
             link_depth: 0,
@@ -392,6 +396,8 @@ struct RunProcessor<'r, 'a, 'o, S> {
     /// The last text written, held back while a citation link right after
     /// it may still take its `(` (see [`RunProcessor::strip_open_paren`]).
     held_text: Option<CowStr<'a>>,
+    /// What the last text held (a buffer kept from run to run).
+    items: &'r mut Vec<TextItem>,
     /// The block may hold bare URLs (else its text is not searched for them).
     bare_urls: bool,
     text: &'r mut TextRun<'a>,
@@ -727,23 +733,25 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
             if self.link_depth > 0 || self.citation_end.is_some() {
                 self.push(Event::Text(merged));
             } else {
-                let items = self.recognize(&merged);
+                // (The list is kept from text to text: most texts find nothing.)
+                let mut items = std::mem::take(self.items);
+                self.recognize(&merged, &mut items);
                 if items.is_empty() {
                     self.push(Event::Text(merged));
                 } else {
-                    self.write_with_items(&merged, items);
+                    self.write_with_items(&merged, items.drain(..));
                 }
+                *self.items = items;
             }
         }
         self.text.clear();
     }
 
     /// Bare URLs first (a marker inside a URL is part of the URL), then
-    /// markers in the gaps.
-    fn recognize(&mut self, text: &str) -> Vec<TextItem> {
+    /// markers in the gaps; into `items`, in order.
+    fn recognize(&mut self, text: &str, items: &mut Vec<TextItem>) {
         let options = self.resolver.options;
         let syntaxes = options.syntaxes;
-        let mut items = Vec::new();
         let wants_urls = options.autolinks || syntaxes.short_links || syntaxes.query_links;
         if wants_urls && self.bare_urls && may_contain_autolink(text) {
             for mut link in find_autolinks(text) {
@@ -764,28 +772,33 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
                 }
             }
         }
-        if syntaxes.markers && memchr::memchr(b'[', text.as_bytes()).is_some() {
-            let mut url_items = items.into_iter().peekable();
-            let mut merged_items = Vec::new();
-            for marker in marker::find_markers(text) {
-                while url_items
-                    .peek()
-                    .is_some_and(|u| u.range().end <= marker.range.start)
-                {
-                    merged_items.extend(url_items.next());
-                }
-                if url_items
-                    .peek()
-                    .is_some_and(|u| u.range().start < marker.range.end)
-                {
-                    continue; // inside a URL
-                }
-                self.marker_items(marker, &mut merged_items);
-            }
-            merged_items.extend(url_items);
-            items = merged_items;
+        if !syntaxes.markers {
+            return;
         }
-        items
+        if items.is_empty() {
+            for marker in marker::find_markers(text) {
+                self.marker_items(marker, items);
+            }
+            return;
+        }
+        let url_items = std::mem::take(items);
+        let mut url_items = url_items.into_iter().peekable();
+        for marker in marker::find_markers(text) {
+            while url_items
+                .peek()
+                .is_some_and(|u| u.range().end <= marker.range.start)
+            {
+                items.extend(url_items.next());
+            }
+            if url_items
+                .peek()
+                .is_some_and(|u| u.range().start < marker.range.end)
+            {
+                continue; // inside a URL
+            }
+            self.marker_items(marker, items);
+        }
+        items.extend(url_items);
     }
 
     /// The citations of one marker group; numbers no source has stay text.
@@ -827,7 +840,7 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
         }
     }
 
-    fn write_with_items(&mut self, text: &CowStr<'a>, items: Vec<TextItem>) {
+    fn write_with_items(&mut self, text: &CowStr<'a>, items: impl Iterator<Item = TextItem>) {
         let recovery = self.syntaxes().recovery;
         let mut written = 0;
         for item in items {
@@ -879,7 +892,8 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
 fn trim_trailing_markers(text: &str, link: &mut Autolink) {
     let link_text = &text[link.range.clone()];
     let mut cut = link_text.len();
-    for m in marker::find_markers(link_text).iter().rev() {
+    let markers: Vec<_> = marker::find_markers(link_text).collect();
+    for m in markers.iter().rev() {
         if m.range.end != cut || m.range.start == 0 {
             break;
         }

@@ -170,9 +170,7 @@ mod tests {
     use super::*;
 
     fn numbers(text: &str) -> Vec<Vec<u32>> {
-        find_markers(text)
-            .map(|m| m.numbers().collect())
-            .collect()
+        find_markers(text).map(|m| m.numbers().collect()).collect()
     }
 
     #[test]

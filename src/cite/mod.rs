@@ -781,8 +781,7 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
             }
             return;
         }
-        let url_items = std::mem::take(items);
-        let mut url_items = url_items.into_iter().peekable();
+        let mut url_items = std::mem::take(items).into_iter().peekable();
         for marker in marker::find_markers(text) {
             while url_items
                 .peek()

@@ -70,7 +70,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::json::{element_path, type_name, ROOT};
+use super::json::{element_path, object_of, type_name, ROOT};
 use super::Adapted;
 use crate::source::Source;
 
@@ -584,14 +584,11 @@ fn details(document: &Document) -> Map<String, Value> {
         .distance
         .or_else(|| metadata("relevance"))
         .or_else(|| metadata("score"));
-    [
+    object_of(&[
         ("page", metadata("page")),
         ("relevance", relevance),
         ("file_id", metadata("file_id")),
-    ]
-    .into_iter()
-    .filter_map(|(key, value)| Some((key.to_owned(), value?.clone())))
-    .collect()
+    ])
 }
 
 /// What `data.chunks` says about one document.

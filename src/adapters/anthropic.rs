@@ -40,7 +40,7 @@
 //! assert_eq!(adapted.sources[0].excerpt.as_deref(), Some("Revenue grew 12% year over year."));
 //! ```
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
@@ -113,7 +113,7 @@ pub fn adapt(response: &Value) -> Adapted {
 #[derive(Default)]
 struct Sources {
     list: Vec<Source>,
-    by_key: HashMap<String, usize>,
+    by_key: BTreeMap<String, usize>,
 }
 
 impl Sources {
@@ -123,7 +123,7 @@ impl Sources {
         &mut self,
         citation: &Value,
         path: &str,
-        web_titles: &HashMap<&str, &str>,
+        web_titles: &[(&str, &str)],
         adapted: &mut Adapted,
     ) -> Option<u32> {
         let citation = expect_object(citation, path, "a citation", adapted)?;
@@ -146,7 +146,7 @@ impl Sources {
                     return None;
                 };
                 let title = string_field(citation, "title", path, adapted)
-                    .or_else(|| web_titles.get(url.as_str()).map(|t| (*t).to_owned()));
+                    .or_else(|| web_title(web_titles, &url));
                 (url.clone(), title, Some(url))
             }
             "search_result_location" => {
@@ -206,8 +206,14 @@ fn add_quote(source: &mut Source, citation: &Map<String, Value>, cited_text: Opt
     quotes.push(Value::Object(quote));
 }
 
-/// Page titles by URL from `web_search_tool_result` blocks.
-fn web_result_titles(blocks: &[Value]) -> HashMap<&str, &str> {
+/// The title `web_titles` gives `url` (the last one, if it is there twice).
+fn web_title(web_titles: &[(&str, &str)], url: &str) -> Option<String> {
+    let (_, title) = web_titles.iter().rev().find(|(u, _)| *u == url)?;
+    Some((*title).to_owned())
+}
+
+/// (URL, page title) pairs from `web_search_tool_result` blocks.
+fn web_result_titles(blocks: &[Value]) -> Vec<(&str, &str)> {
     blocks
         .iter()
         .filter(|b| b.get("type").and_then(Value::as_str) == Some("web_search_tool_result"))

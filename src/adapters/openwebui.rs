@@ -66,7 +66,7 @@
 //! assert_eq!(source.data["relevance"], 0.71);
 //! ```
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
@@ -359,7 +359,7 @@ struct Citation {
 
 fn number_sources(entries: &[(String, &Value)], adapted: &mut Adapted) -> Vec<Source> {
     let mut citations: Vec<Citation> = Vec::new();
-    let mut position_by_key: HashMap<String, usize> = HashMap::new();
+    let mut position_by_key: BTreeMap<String, usize> = BTreeMap::new();
     for (path, entry) in entries {
         for document in documents_of(entry, path, adapted) {
             let chunk = chunk_summary(&document);

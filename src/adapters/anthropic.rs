@@ -42,10 +42,10 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::insert::{self, Edit};
-use super::json::{array_field, element_path, expect_object, string_field, ROOT};
+use super::json::{array_field, element_path, expect_object, object, string_field, ROOT};
 use super::Adapted;
 use crate::source::Source;
 
@@ -173,7 +173,10 @@ impl Sources {
                     title,
                     href,
                     excerpt: cited_text.clone(),
-                    data: json!({"kind": kind, "quotes": []}),
+                    data: object(vec![
+                        ("kind", kind.into()),
+                        ("quotes", Value::Array(Vec::new())),
+                    ]),
                 };
                 self.list.push(source);
                 self.by_key.insert(key, self.list.len() - 1);
@@ -226,6 +229,7 @@ fn web_result_titles(blocks: &[Value]) -> Vec<(&str, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn char_citation(doc: u64, title: &str, cited: &str) -> Value {
         json!({"type": "char_location", "cited_text": cited, "document_index": doc,

@@ -243,7 +243,10 @@ fn cited_numbers(
             Some(n) => numbers.push((n, k)),
             None => adapted.warn(
                 format!("{path}.groundingChunkIndices[{k}]"),
-                format!("{value} is not the index of one of the {sources} grounding chunks"),
+                format!(
+                    "{} is not the index of one of the {sources} grounding chunks",
+                    serde_json::to_string(value).unwrap_or_default()
+                ),
             ),
         }
     }

@@ -574,6 +574,11 @@ fn href(document: &Document) -> Option<String> {
 
 /// `page`, `relevance` and `file_id` of one document, when present.
 fn details(document: &Document) -> Map<String, Value> {
+    object_of(&detail_fields(document))
+}
+
+/// `page`, `relevance` and `file_id` of one document, in that order.
+fn detail_fields<'a>(document: &Document<'a>) -> [(&'static str, Option<&'a Value>); 3] {
     let metadata = |key: &str| {
         document
             .metadata
@@ -584,17 +589,17 @@ fn details(document: &Document) -> Map<String, Value> {
         .distance
         .or_else(|| metadata("relevance"))
         .or_else(|| metadata("score"));
-    object_of(&[
+    [
         ("page", metadata("page")),
         ("relevance", relevance),
         ("file_id", metadata("file_id")),
-    ])
+    ]
 }
 
 /// What `data.chunks` says about one document.
 fn chunk_summary(document: &Document) -> Value {
-    let mut chunk = details(document);
-    chunk.remove("file_id");
+    // (Without `file_id`: that is the source's, not the chunk's.)
+    let mut chunk = object_of(&detail_fields(document)[..2]);
     if let Some(text) = document.text {
         chunk.insert("excerpt".to_owned(), Value::String(text.to_owned()));
     }

@@ -61,6 +61,7 @@ mod options;
 mod parse;
 mod render;
 mod sanitize;
+mod sort;
 mod source;
 mod stream;
 mod url;

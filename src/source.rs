@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::options::Options;
+use crate::sort::sort_positions;
 
 /// One thing the answer may cite: a tool call, a retrieved document, a web
 /// result.
@@ -108,30 +109,22 @@ impl SourceOrder {
         let sources = sources.unwrap_or_default();
         let id = |position: usize| sources[position].id.as_deref();
         let mut by_id: Vec<usize> = (0..sources.len()).filter(|&p| id(p).is_some()).collect();
-        // The first source with an id wins (a stable sort keeps positions
-        // in order within an id).
-        by_id.sort_by_key(|&p| id(p));
+        // The first source with an id wins (equal ids stay in position order).
+        sort_positions(&mut by_id, &|a, b| id(a).cmp(&id(b)));
         by_id.dedup_by_key(|&mut p| id(p));
-        // (number, written explicitly?, position): an explicit `index` wins
-        // over another source's default one, and among equals the first.
-        let mut numbered: Vec<(u32, bool, usize)> = sources
-            .iter()
-            .enumerate()
-            .map(|(position, source)| {
-                let default = u32::try_from(position + 1).unwrap_or(u32::MAX);
-                (
-                    source.index.unwrap_or(default),
-                    source.index.is_none(),
-                    position,
-                )
-            })
-            .collect();
-        numbered.sort_unstable();
-        numbered.dedup_by_key(|&mut (number, _, _)| number);
-        let by_index = numbered
-            .into_iter()
-            .map(|(number, _, position)| (number, position))
-            .collect();
+        // By (number, written explicitly?, position): an explicit `index`
+        // wins over another source's default one, and among equals the first.
+        let number = |position: usize| {
+            let default = u32::try_from(position + 1).unwrap_or(u32::MAX);
+            sources[position].index.unwrap_or(default)
+        };
+        let implicit = |position: usize| sources[position].index.is_none();
+        let mut numbered: Vec<usize> = (0..sources.len()).collect();
+        sort_positions(&mut numbered, &|a, b| {
+            (number(a), implicit(a)).cmp(&(number(b), implicit(b)))
+        });
+        numbered.dedup_by_key(|&mut p| number(p));
+        let by_index = numbered.into_iter().map(|p| (number(p), p)).collect();
         SourceOrder { by_id, by_index }
     }
 }

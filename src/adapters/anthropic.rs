@@ -40,12 +40,12 @@
 //! assert_eq!(adapted.sources[0].excerpt.as_deref(), Some("Revenue grew 12% year over year."));
 //! ```
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::insert::{self, Edit};
-use super::json::{array_field, element_path, expect_object, string_field, ROOT};
+use super::json::{array_field, element_path, expect_object, object, string_field, ROOT};
 use super::Adapted;
 use crate::source::Source;
 
@@ -113,7 +113,7 @@ pub fn adapt(response: &Value) -> Adapted {
 #[derive(Default)]
 struct Sources {
     list: Vec<Source>,
-    by_key: HashMap<String, usize>,
+    by_key: BTreeMap<String, usize>,
 }
 
 impl Sources {
@@ -123,7 +123,7 @@ impl Sources {
         &mut self,
         citation: &Value,
         path: &str,
-        web_titles: &HashMap<&str, &str>,
+        web_titles: &[(&str, &str)],
         adapted: &mut Adapted,
     ) -> Option<u32> {
         let citation = expect_object(citation, path, "a citation", adapted)?;
@@ -146,7 +146,7 @@ impl Sources {
                     return None;
                 };
                 let title = string_field(citation, "title", path, adapted)
-                    .or_else(|| web_titles.get(url.as_str()).map(|t| (*t).to_owned()));
+                    .or_else(|| web_title(web_titles, &url));
                 (url.clone(), title, Some(url))
             }
             "search_result_location" => {
@@ -173,7 +173,10 @@ impl Sources {
                     title,
                     href,
                     excerpt: cited_text.clone(),
-                    data: json!({"kind": kind, "quotes": []}),
+                    data: object(vec![
+                        ("kind", kind.into()),
+                        ("quotes", Value::Array(Vec::new())),
+                    ]),
                 };
                 self.list.push(source);
                 self.by_key.insert(key, self.list.len() - 1);
@@ -206,8 +209,14 @@ fn add_quote(source: &mut Source, citation: &Map<String, Value>, cited_text: Opt
     quotes.push(Value::Object(quote));
 }
 
-/// Page titles by URL from `web_search_tool_result` blocks.
-fn web_result_titles(blocks: &[Value]) -> HashMap<&str, &str> {
+/// The title `web_titles` gives `url` (the last one, if it is there twice).
+fn web_title(web_titles: &[(&str, &str)], url: &str) -> Option<String> {
+    let (_, title) = web_titles.iter().rev().find(|(u, _)| *u == url)?;
+    Some((*title).to_owned())
+}
+
+/// (URL, page title) pairs from `web_search_tool_result` blocks.
+fn web_result_titles(blocks: &[Value]) -> Vec<(&str, &str)> {
     blocks
         .iter()
         .filter(|b| b.get("type").and_then(Value::as_str) == Some("web_search_tool_result"))
@@ -220,6 +229,7 @@ fn web_result_titles(blocks: &[Value]) -> HashMap<&str, &str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn char_citation(doc: u64, title: &str, cited: &str) -> Value {
         json!({"type": "char_location", "cited_text": cited, "document_index": doc,

@@ -45,10 +45,10 @@
 
 use std::ops::Range;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::insert::{self, Edit};
-use super::json::{array_field, as_index, expect_object, field_path, string_field, ROOT};
+use super::json::{array_field, as_index, expect_object, field_path, object, string_field, ROOT};
 use super::Adapted;
 use crate::source::Source;
 
@@ -169,7 +169,7 @@ fn chunk_source(
             source.href = string_field(body, "uri", &body_path, adapted);
             source.title = string_field(body, "title", &body_path, adapted);
             source.excerpt = string_field(body, "text", &body_path, adapted);
-            data.insert("kind".into(), json!(kind));
+            data.insert("kind".into(), kind.into());
             if kind == "web" && !queries.is_empty() {
                 data.insert("queries".into(), Value::Array(queries.to_vec()));
             }
@@ -243,7 +243,10 @@ fn cited_numbers(
             Some(n) => numbers.push((n, k)),
             None => adapted.warn(
                 format!("{path}.groundingChunkIndices[{k}]"),
-                format!("{value} is not the index of one of the {sources} grounding chunks"),
+                format!(
+                    "{} is not the index of one of the {sources} grounding chunks",
+                    serde_json::to_string(value).unwrap_or_default()
+                ),
             ),
         }
     }
@@ -308,20 +311,24 @@ fn record_support(adapted: &mut Adapted, number: u32, text: &str, confidence: Op
     if let Some(score) = confidence {
         let best = data.get("confidence").and_then(Value::as_f64);
         if best.is_none_or(|best| score > best) {
-            data.insert("confidence".into(), json!(score));
+            data.insert("confidence".into(), score.into());
         }
     }
     let supports = data
         .entry("supports")
         .or_insert_with(|| Value::Array(Vec::new()));
     if let Value::Array(list) = supports {
-        list.push(json!({"text": text, "confidence": confidence}));
+        list.push(object(vec![
+            ("text", text.into()),
+            ("confidence", confidence.into()),
+        ]));
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn response(text: &str, supports: Value) -> Value {
         json!({"candidates": [{

@@ -21,6 +21,7 @@ use pulldown_cmark::{Event, Tag};
 use crate::autolink::find_autolinks;
 use crate::cite::marker::find_markers;
 use crate::parse::{parse, unix_line_endings};
+use crate::sort::sort_by;
 
 /// One citation to write: an insertion point (an empty `range`) or a span to
 /// replace, and the source numbers its marker lists.
@@ -60,7 +61,9 @@ pub(crate) fn apply(markdown: &str, edits: Vec<Edit>) -> String {
         };
         placed.push((range, edit.numbers));
     }
-    placed.sort_by_key(|(range, _)| (range.start, range.end));
+    sort_by(&mut placed, |(a, _), (b, _)| {
+        (a.start, a.end).cmp(&(b.start, b.end))
+    });
     let mut out = String::with_capacity(markdown.len() + 8 * placed.len());
     let mut copied = 0;
     let mut pending: Option<(usize, Vec<u32>)> = None;
@@ -92,7 +95,7 @@ pub(crate) fn apply(markdown: &str, edits: Vec<Edit>) -> String {
 /// `rest` will follow, with a space where the neighbours would otherwise
 /// change its meaning.
 fn write_marker(out: &mut String, rest: &str, mut numbers: Vec<u32>) {
-    numbers.sort_unstable();
+    sort_by(&mut numbers, u32::cmp);
     numbers.dedup();
     if numbers.is_empty() {
         return;
@@ -178,7 +181,7 @@ impl<'m> Layout<'m> {
             ));
         }
         atomic.extend(Self::atomic_in_text(markdown, run));
-        atomic.sort_by_key(|r| r.start);
+        sort_by(&mut atomic, |a, b| a.start.cmp(&b.start));
         Layout {
             markdown,
             atomic,

@@ -98,6 +98,28 @@ pub(crate) fn expect_object<'a>(
     object
 }
 
+/// An object of the `fields` that are `Some`. (Inserted one by
+/// one: collecting pairs into a `Map` compiles a sort into each call site.)
+pub(crate) fn object_of(fields: &[(&str, Option<&Value>)]) -> Map<String, Value> {
+    let mut object = Map::new();
+    for &(key, value) in fields {
+        if let Some(value) = value {
+            object.insert(key.to_owned(), value.clone());
+        }
+    }
+    object
+}
+
+/// An object of `fields`, in one copy of the code: `json!` with values in
+/// it compiles a `to_value` (a serializer into `Value`) per value type.
+pub(crate) fn object(fields: Vec<(&str, Value)>) -> Value {
+    let mut object = Map::new();
+    for (key, value) in fields {
+        object.insert(key.to_owned(), value);
+    }
+    Value::Object(object)
+}
+
 /// A non-negative integer offset or index; `None` for anything else.
 pub(crate) fn as_index(value: &Value) -> Option<usize> {
     value.as_u64().and_then(|n| usize::try_from(n).ok())

@@ -44,11 +44,11 @@
 
 use std::ops::Range;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::insert::{self, Edit};
 use super::json::{
-    array_field, as_index, element_path, expect_object, string_field, type_name, ROOT,
+    array_field, as_index, element_path, expect_object, object, string_field, type_name, ROOT,
 };
 use super::Adapted;
 use crate::source::Source;
@@ -237,7 +237,7 @@ fn annotation_edit(
             let filename = string_field(fields, "filename", path, adapted);
             let number = sources.number(&file_id, || Source {
                 title: filename.clone(),
-                data: json!({"kind": kind}),
+                data: object(vec![("kind", kind.into())]),
                 ..Source::default()
             });
             Some(Edit::insert(at, vec![number]))
@@ -387,6 +387,7 @@ fn without_openai_tag(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn responses(text: &str, annotations: Value) -> Value {
         json!({"id": "resp_1", "object": "response", "output": [

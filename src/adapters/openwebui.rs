@@ -66,11 +66,11 @@
 //! assert_eq!(source.data["relevance"], 0.71);
 //! ```
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::json::{element_path, type_name, ROOT};
+use super::json::{element_path, object_of, type_name, ROOT};
 use super::Adapted;
 use crate::source::Source;
 
@@ -359,7 +359,7 @@ struct Citation {
 
 fn number_sources(entries: &[(String, &Value)], adapted: &mut Adapted) -> Vec<Source> {
     let mut citations: Vec<Citation> = Vec::new();
-    let mut position_by_key: HashMap<String, usize> = HashMap::new();
+    let mut position_by_key: BTreeMap<String, usize> = BTreeMap::new();
     for (path, entry) in entries {
         for document in documents_of(entry, path, adapted) {
             let chunk = chunk_summary(&document);
@@ -574,6 +574,11 @@ fn href(document: &Document) -> Option<String> {
 
 /// `page`, `relevance` and `file_id` of one document, when present.
 fn details(document: &Document) -> Map<String, Value> {
+    object_of(&detail_fields(document))
+}
+
+/// `page`, `relevance` and `file_id` of one document, in that order.
+fn detail_fields<'a>(document: &Document<'a>) -> [(&'static str, Option<&'a Value>); 3] {
     let metadata = |key: &str| {
         document
             .metadata
@@ -589,15 +594,12 @@ fn details(document: &Document) -> Map<String, Value> {
         ("relevance", relevance),
         ("file_id", metadata("file_id")),
     ]
-    .into_iter()
-    .filter_map(|(key, value)| Some((key.to_owned(), value?.clone())))
-    .collect()
 }
 
 /// What `data.chunks` says about one document.
 fn chunk_summary(document: &Document) -> Value {
-    let mut chunk = details(document);
-    chunk.remove("file_id");
+    // (Without `file_id`: that is the source's, not the chunk's.)
+    let mut chunk = object_of(&detail_fields(document)[..2]);
     if let Some(text) = document.text {
         chunk.insert("excerpt".to_owned(), Value::String(text.to_owned()));
     }

@@ -37,9 +37,11 @@
 //! assert!(out.citations.occurrences[0].resolved);
 //! ```
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
-use super::json::{array_field, element_path, expect_object, string_field, type_name, ROOT};
+use super::json::{
+    array_field, element_path, expect_object, object, string_field, type_name, ROOT,
+};
 use super::Adapted;
 use crate::source::Source;
 
@@ -127,7 +129,7 @@ fn add_call(message: &Map<String, Value>, path: &str, adapted: &mut Adapted) {
     adapted.sources.push(Source {
         id: Some(id),
         title,
-        data: json!({"tool": tool, "arguments": arguments}),
+        data: object(vec![("tool", tool.into()), ("arguments", arguments)]),
         ..Source::default()
     });
 }
@@ -179,6 +181,7 @@ fn message_text(message: &Map<String, Value>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn conversation() -> Value {
         json!({"id": "conv_9", "messages": [

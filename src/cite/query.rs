@@ -52,7 +52,14 @@ pub(crate) fn parse_query_link(url: &str) -> Option<QueryLink> {
         return Some(QueryLink::Malformed);
     };
     let href = if trimmed {
-        let encoded = utf8_percent_encode(&query.to_string(), NON_ALPHANUMERIC).to_string();
+        // (`serde_json::to_string`, not `Value`'s `Display`, here and for
+        // the key: the same compact text, without compiling `{:#}`'s pretty
+        // printer into the npm package's wasm.)
+        let encoded = utf8_percent_encode(
+            &serde_json::to_string(&query).unwrap_or_default(),
+            NON_ALPHANUMERIC,
+        )
+        .to_string();
         format!("{}{encoded}", &url[..value_start])
     } else {
         url.to_owned()

@@ -221,7 +221,7 @@ impl<'o> Resolver<'o> {
                 QueryLink::Query { query, href } => {
                     let mut found = Found::new(
                         CitationKind::Query,
-                        query.to_string(),
+                        serde_json::to_string(&query).unwrap_or_default(),
                         String::new(),
                         range.clone(),
                     );

@@ -110,6 +110,18 @@ pub(crate) fn object_of(fields: &[(&str, Option<&Value>)]) -> Map<String, Value>
     object
 }
 
+/// The fields of `map` named in `keys` that are present and not `null`,
+/// in `keys`' order.
+pub(crate) fn non_null_fields(map: &Map<String, Value>, keys: &[&str]) -> Map<String, Value> {
+    let mut object = Map::new();
+    for &key in keys {
+        if let Some(value) = map.get(key).filter(|v| !v.is_null()) {
+            object.insert(key.to_owned(), value.clone());
+        }
+    }
+    object
+}
+
 /// An object of `fields`, in one copy of the code: `json!` with values in
 /// it compiles a `to_value` (a serializer into `Value`) per value type.
 pub(crate) fn object(fields: Vec<(&str, Value)>) -> Value {

@@ -38,7 +38,7 @@
 
 use serde_json::{Map, Value};
 
-use super::json::{object_of, string_field, type_name, ROOT};
+use super::json::{non_null_fields, string_field, type_name, ROOT};
 use super::Adapted;
 use crate::source::Source;
 
@@ -225,11 +225,7 @@ fn fill_from_search_result(
     source.title = string_field(result, "title", path, adapted);
     source.href = string_field(result, "url", path, adapted);
     source.excerpt = string_field(result, "snippet", path, adapted);
-    let present = |key: &str| result.get(key).filter(|v| !v.is_null());
-    let dates = object_of(&[
-        ("date", present("date")),
-        ("last_updated", present("last_updated")),
-    ]);
+    let dates = non_null_fields(result, &["date", "last_updated"]);
     if !dates.is_empty() {
         source.data = Value::Object(dates);
     }

@@ -43,7 +43,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
-use super::json::{element_path, object_of, string_field, type_name, ROOT};
+use super::json::{element_path, non_null_fields, string_field, type_name, ROOT};
 use super::Adapted;
 use crate::source::Source;
 
@@ -206,7 +206,7 @@ fn citation_number(
 
 /// `{chunk_id, document_id, chunk_index, similarity}`, with whichever are present.
 fn chunk_data(chunk: &Map<String, Value>) -> Value {
-    let data = object_of(&DATA_FIELDS.map(|key| (key, chunk.get(key).filter(|v| !v.is_null()))));
+    let data = non_null_fields(chunk, &DATA_FIELDS);
     if data.is_empty() {
         Value::Null
     } else {

@@ -20,6 +20,13 @@ export type Mode = "link" | "button" | "icon";
  * `"sanitize"` escapes raw HTML as `"escape"` does.
  */
 export type RawHtml = "sanitize" | "escape" | "strip";
+/**
+ * What happens to images: `"show"` writes `<img>` (the browser loads it as the
+ * message appears); `"link"` a link to the image around its alt text; `"alt"`
+ * the alt text alone. With `"link"` or `"alt"`, raw `<img>` tags are dropped.
+ * Choose one of those when answers may carry prompt-injected image URLs.
+ */
+export type Images = "show" | "link" | "alt";
 
 /** The citation syntaxes to recognize; each defaults to `true`. */
 export interface Syntaxes {
@@ -67,6 +74,8 @@ export interface Options {
   linkTarget?: string | null;
   /** Prefix of every `id` citemark writes. Default `"user-content-"`. */
   idPrefix?: string;
+  /** What happens to images. Default `"show"`. */
+  images?: Images;
 }
 
 /** What `render` returns. */

@@ -17,7 +17,7 @@ use pulldown_cmark_escape::{escape_href, escape_html, escape_html_body_text};
 
 use crate::cite::index::CitationKind;
 use crate::cite::{CitationView, Citations, Ev, Resolver};
-use crate::options::{Mode, Options, RawHtml};
+use crate::options::{Images, Mode, Options, RawHtml};
 use crate::parse::{is_inline_end, is_inline_tag};
 use crate::sanitize::{Sanitizer, Scope};
 use crate::url;
@@ -83,13 +83,23 @@ struct OpenCitation {
     wrote_content: bool,
 }
 
-/// An image being written: its alt text goes into the attribute.
+/// An image being written.
 struct OpenImage<'a> {
     title: CowStr<'a>,
     /// Nesting inside the alt text (emphasis etc.).
     depth: usize,
-    /// The src was refused: the alt text is written as text instead.
-    refused: bool,
+    written_as: ImageAs<'a>,
+}
+
+/// How an image is written.
+enum ImageAs<'a> {
+    /// `<img>`: its alt text goes into the attribute.
+    Img,
+    /// Its alt text, as markdown text (a refused URL, or [`Images::Alt`]).
+    Text,
+    /// A link to `src` around its alt text ([`Images::Link`]); `empty`
+    /// until some of the alt text is written.
+    Link { src: CowStr<'a>, empty: bool },
 }
 
 struct HtmlWriter<'o, 'a> {
@@ -467,16 +477,11 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
             Tag::Image {
                 dest_url, title, ..
             } => {
-                let refused = !url::is_allowed(&dest_url, self.options.urls);
-                if !refused {
-                    self.write("<img src=\"");
-                    self.write_href(&dest_url);
-                    self.write("\" alt=\"");
-                }
+                let written_as = self.image_as(dest_url, &title);
                 self.images.push(OpenImage {
                     title,
                     depth: 0,
-                    refused,
+                    written_as,
                 });
             }
             Tag::FootnoteDefinition(name) => {
@@ -573,24 +578,76 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
         }
     }
 
-    /// Inside an image: text goes into the `alt` attribute.
+    /// Writes the opening of an image to `src` (none when it is written as
+    /// its alt text), and says how the rest of it is written.
+    fn image_as(&mut self, src: CowStr<'a>, title: &str) -> ImageAs<'a> {
+        if !url::is_allowed(&src, self.options.urls) {
+            return ImageAs::Text;
+        }
+        match self.options.images {
+            Images::Show => {
+                self.write("<img src=\"");
+                self.write_href(&src);
+                self.write("\" alt=\"");
+                ImageAs::Img
+            }
+            // An `<a>` cannot hold another, nor sit in a citation's element.
+            Images::Link if !self.links.contains(&true) && self.citation.is_none() => {
+                self.start_link(LinkType::Inline, &src, title);
+                ImageAs::Link { src, empty: true }
+            }
+            Images::Link | Images::Alt => ImageAs::Text,
+        }
+    }
+
+    /// Inside an image: text goes into the `alt` attribute, or is written
+    /// as markdown when the image is written as its alt text or a link.
     fn image_alt_event(&mut self, event: Event<'a>) {
-        let refused = self.images.last().is_some_and(|i| i.refused);
-        if refused {
-            // The image is written as its alt text, formatted as markdown.
+        if let Some(image) = self.images.last_mut() {
+            if let ImageAs::Link { empty, .. } = &mut image.written_as {
+                *empty &= matches!(event, Event::End(TagEnd::Image)) && image.depth == 0;
+            }
+        }
+        if self
+            .images
+            .last()
+            .is_some_and(|i| !matches!(i.written_as, ImageAs::Img))
+        {
             match event {
                 Event::End(TagEnd::Image) if self.images.last().is_some_and(|i| i.depth == 0) => {
-                    self.images.pop();
+                    if let Some(OpenImage {
+                        written_as: ImageAs::Link { src, empty },
+                        ..
+                    }) = self.images.pop()
+                    {
+                        if empty {
+                            self.write_escaped(&src, true);
+                        }
+                        self.end_tag(TagEnd::Link);
+                    }
                 }
                 event => {
-                    if let Some(image) = self.images.last_mut() {
-                        match &event {
-                            Event::Start(_) => image.depth += 1,
-                            Event::End(_) => image.depth = image.depth.saturating_sub(1),
-                            _ => {}
-                        }
+                    let Some(image) = self.images.last_mut() else {
+                        return;
+                    };
+                    match &event {
+                        // A nested image is written by `md_event` as an
+                        // image of its own, which its end closes.
+                        Event::Start(Tag::Image { .. }) => {}
+                        Event::Start(_) => image.depth += 1,
+                        Event::End(_) => image.depth = image.depth.saturating_sub(1),
+                        _ => {}
                     }
-                    self.md_event(event);
+                    match event {
+                        // A link in the alt text of an image written as a
+                        // link is written as its text.
+                        Event::Start(Tag::Link { .. })
+                            if matches!(image.written_as, ImageAs::Link { .. }) =>
+                        {
+                            self.links.push(false);
+                        }
+                        event => self.md_event(event),
+                    }
                 }
             }
             return;
@@ -792,7 +849,7 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
         let options = self.options;
         let sanitizer = self
             .sanitizer
-            .get_or_insert_with(|| Sanitizer::new(options.link_rel.as_deref()));
+            .get_or_insert_with(|| Sanitizer::new(options.link_rel.as_deref(), options.images));
         let html = scope.finish(sanitizer);
         let end_newline = self.end_newline;
         self.write(&html);
@@ -804,7 +861,7 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{render, Options, RawHtml};
+    use crate::{render, Images, Options, RawHtml};
 
     fn html(md: &str, options: &Options) -> String {
         render(md, options).html
@@ -847,6 +904,65 @@ mod tests {
             ),
             "<p>a <em>b</em> <img src=\"/i.png\" alt=\"ok\" title=\"t\" /></p>\n"
         );
+        // An image in the alt text of a refused one is an image of its own.
+        assert_eq!(
+            html("![a ![b](/x) c](javascript:y) d", &Options::default()),
+            "<p>a <img src=\"/x\" alt=\"b\" /> c d</p>\n"
+        );
+    }
+
+    #[test]
+    fn images_can_be_links_or_alt_text_instead() {
+        let link = Options::default().with_images(Images::Link);
+        let rel = r#" rel="noopener noreferrer nofollow""#;
+        for (md, expected) in [
+            (
+                "![a *b*](https://x/i.png \"t\")",
+                format!(r#"<a href="https://x/i.png" title="t"{rel}>a <em>b</em></a>"#),
+            ),
+            // Relative: no rel. Empty alt text: the URL is the link's text.
+            ("![](/i.png)", r#"<a href="/i.png">/i.png</a>"#.to_owned()),
+            // No `<a>` inside another: a link's image, a link in alt text.
+            (
+                "[![a](https://x/i.png)](/page)",
+                r#"<a href="/page">a</a>"#.to_owned(),
+            ),
+            (
+                "![a [b](/c) <https://d/>](/i.png)",
+                r#"<a href="/i.png">a b https://d/</a>"#.to_owned(),
+            ),
+            ("![a](javascript:x)", "a".to_owned()),
+            (
+                "![a ![b](/x) c](/y) d",
+                r#"<a href="/y">a b c</a> d"#.to_owned(),
+            ),
+        ] {
+            assert_eq!(html(md, &link), format!("<p>{expected}</p>\n"), "{md}");
+        }
+        let cited = html(r#"<cite id="s">![a](/i.png)</cite>"#, &link);
+        assert!(
+            cited.contains(r#"data-citation-ordinal="1">a</a>"#),
+            "{cited}"
+        );
+        assert_eq!(cited.matches("<a ").count(), 1, "{cited}");
+
+        let alt = Options::default().with_images(Images::Alt);
+        assert_eq!(
+            html("![a *b*](https://x/i.png) [![c](/i.png)](/p)", &alt),
+            "<p>a <em>b</em> <a href=\"/p\">c</a></p>\n"
+        );
+    }
+
+    #[cfg(feature = "sanitize")]
+    #[test]
+    fn raw_images_go_unless_images_are_shown() {
+        let md = r#"<p>x <img src="https://x/i.png" alt="a"> <b>y</b></p>"#;
+        let shown = html(md, &Options::default());
+        assert!(shown.contains("<img src=\"https://x/i.png\""), "{shown}");
+        for images in [Images::Link, Images::Alt] {
+            let out = html(md, &Options::default().with_images(images));
+            assert_eq!(out, "<p>x  <b>y</b></p>", "{images:?}");
+        }
     }
 
     #[test]

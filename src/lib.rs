@@ -74,7 +74,7 @@ pub use cite::index::{
 pub use cite::shortlink::{ShortLinkMatch, ShortLinkPattern};
 pub use error::Error;
 pub use options::{
-    Mode, Options, RawHtml, Syntaxes, UrlPolicy, DEFAULT_ID_PREFIX, DEFAULT_LINK_REL,
+    Images, Mode, Options, RawHtml, Syntaxes, UrlPolicy, DEFAULT_ID_PREFIX, DEFAULT_LINK_REL,
 };
 pub use render::{render, Rendered};
 pub use source::Source;

@@ -94,6 +94,46 @@ pub enum UrlPolicy {
     DangerouslyAllowAny,
 }
 
+/// What happens to images: markdown's `![alt](src)` and raw `<img>` tags.
+///
+/// A browser fetches an image as soon as the message is shown, without a
+/// click. A model that read hostile text (a web page, a document: prompt
+/// injection) can be steered into writing an image whose URL carries what
+/// it knows, and showing the message sends it. Hosts that render answers
+/// built from untrusted content should choose [`Images::Link`] or
+/// [`Images::Alt`] (or proxy images, or restrict `img-src` with a CSP).
+///
+/// # Defaults
+/// [`Images::Show`], as GitHub does.
+///
+/// # Examples
+/// ```
+/// use citemark::{render, Images, Options};
+///
+/// let md = "![chart](https://x.example/q?leak=1)";
+/// let linked = render(md, &Options::default().with_images(Images::Link)).html;
+/// assert_eq!(
+///     linked,
+///     "<p><a href=\"https://x.example/q?leak=1\" rel=\"noopener noreferrer nofollow\">chart</a></p>\n"
+/// );
+/// let alt = render(md, &Options::default().with_images(Images::Alt)).html;
+/// assert_eq!(alt, "<p>chart</p>\n");
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Images {
+    /// `<img src=…>`: the browser loads the image.
+    #[default]
+    Show,
+    /// A link to the image with its alt text (its URL when the alt text is
+    /// empty): nothing loads until the reader follows it. Inside a link or
+    /// a citation, where a link cannot nest, the alt text alone. Raw
+    /// `<img>` tags are dropped.
+    Link,
+    /// The alt text alone, as markdown text; raw `<img>` tags are dropped.
+    Alt,
+}
+
 /// The citation syntaxes to recognize; all on by default.
 ///
 /// # Examples
@@ -237,6 +277,12 @@ pub struct Options {
     /// # Defaults
     /// `None`.
     pub link_target: Option<String>,
+    /// What happens to images (see [`Images`] for why a host may not want
+    /// them to load by themselves).
+    ///
+    /// # Defaults
+    /// [`Images::Show`].
+    pub images: Images,
 }
 
 /// The prefix citemark gives the ids it writes, by default.
@@ -260,6 +306,7 @@ impl Default for Options {
             link_rel: Some(DEFAULT_LINK_REL.to_owned()),
             id_prefix: DEFAULT_ID_PREFIX.to_owned(),
             link_target: None,
+            images: Images::Show,
         }
     }
 }
@@ -432,6 +479,12 @@ impl Options {
     /// Sets [`Options::link_target`].
     pub fn with_link_target(mut self, target: Option<String>) -> Self {
         self.link_target = target;
+        self
+    }
+
+    /// Sets [`Options::images`].
+    pub fn with_images(mut self, images: Images) -> Self {
+        self.images = images;
         self
     }
 }

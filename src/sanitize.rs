@@ -16,6 +16,7 @@ use std::collections::HashSet;
 #[cfg(feature = "sanitize")]
 use std::sync::OnceLock;
 
+use crate::options::Images;
 #[cfg(feature = "sanitize")]
 use crate::options::DEFAULT_LINK_REL;
 
@@ -114,7 +115,8 @@ const SIMPLE_TAGS: &[&str] = &[
     "span", "strike", "strong", "sub", "sup", "tt", "u", "var", "wbr",
 ];
 
-/// The ammonia cleaner for raw HTML, writing `link_rel` on kept links.
+/// The ammonia cleaner for raw HTML, writing `link_rel` on kept links and
+/// keeping `<img>` only when images are shown.
 #[cfg(feature = "sanitize")]
 pub(crate) struct Sanitizer<'o> {
     cleaner: Cleaner<'o>,
@@ -127,10 +129,16 @@ enum Cleaner<'o> {
 }
 
 #[cfg(feature = "sanitize")]
-fn build_cleaner<'r>(link_rel: Option<&'r str>) -> ammonia::Builder<'r> {
+fn build_cleaner<'r>(link_rel: Option<&'r str>, images: bool) -> ammonia::Builder<'r> {
     let mut cleaner = ammonia::Builder::empty();
     cleaner
-        .tags(ALLOWED_TAGS.iter().copied().collect())
+        .tags(
+            ALLOWED_TAGS
+                .iter()
+                .copied()
+                .filter(|&tag| images || tag != "img")
+                .collect(),
+        )
         .tag_attributes(
             ALLOWED_ATTRIBUTES
                 .iter()
@@ -146,17 +154,21 @@ fn build_cleaner<'r>(link_rel: Option<&'r str>) -> ammonia::Builder<'r> {
 
 #[cfg(feature = "sanitize")]
 impl<'o> Sanitizer<'o> {
-    pub(crate) fn new(link_rel: Option<&'o str>) -> Self {
+    pub(crate) fn new(link_rel: Option<&'o str>, images: Images) -> Self {
         // Building a cleaner costs more than cleaning a paragraph: the
-        // default ones are built once per process.
-        static DEFAULT_REL: OnceLock<ammonia::Builder<'static>> = OnceLock::new();
-        static NO_REL: OnceLock<ammonia::Builder<'static>> = OnceLock::new();
+        // ones for the default `rel` and for none are built once per
+        // process, with images and without.
+        type Shared = OnceLock<ammonia::Builder<'static>>;
+        static DEFAULT_REL: [Shared; 2] = [OnceLock::new(), OnceLock::new()];
+        static NO_REL: [Shared; 2] = [OnceLock::new(), OnceLock::new()];
+        let images = images == Images::Show;
+        let shared = |cells: &'static [Shared; 2], rel: Option<&'static str>| {
+            Cleaner::Shared(cells[usize::from(images)].get_or_init(|| build_cleaner(rel, images)))
+        };
         let cleaner = match link_rel {
-            Some(DEFAULT_LINK_REL) => {
-                Cleaner::Shared(DEFAULT_REL.get_or_init(|| build_cleaner(Some(DEFAULT_LINK_REL))))
-            }
-            None => Cleaner::Shared(NO_REL.get_or_init(|| build_cleaner(None))),
-            custom => Cleaner::Own(Box::new(build_cleaner(custom))),
+            Some(DEFAULT_LINK_REL) => shared(&DEFAULT_REL, Some(DEFAULT_LINK_REL)),
+            None => shared(&NO_REL, None),
+            custom => Cleaner::Own(Box::new(build_cleaner(custom, images))),
         };
         Sanitizer { cleaner }
     }
@@ -182,7 +194,7 @@ pub(crate) struct Sanitizer<'o> {
 
 #[cfg(not(feature = "sanitize"))]
 impl<'o> Sanitizer<'o> {
-    pub(crate) fn new(_link_rel: Option<&'o str>) -> Self {
+    pub(crate) fn new(_link_rel: Option<&'o str>, _images: Images) -> Self {
         Sanitizer {
             link_rel: std::marker::PhantomData,
         }
@@ -396,7 +408,7 @@ mod escape_fallback_tests {
         scope.push_raw("<b onclick=\"x\">");
         scope.pending_mut().push_str("<em>ours</em>");
         scope.push_raw("</b>");
-        let out = scope.finish(&Sanitizer::new(None));
+        let out = scope.finish(&Sanitizer::new(None, Images::Show));
         assert_eq!(out, "&lt;b onclick=\"x\"&gt;<em>ours</em>&lt;/b&gt;");
     }
 }
@@ -414,7 +426,7 @@ mod tests {
                 scope.pending_mut().push_str(html);
             }
         }
-        scope.finish(&Sanitizer::new(Some("noopener")))
+        scope.finish(&Sanitizer::new(Some("noopener"), Images::Show))
     }
 
     #[test]
@@ -517,7 +529,7 @@ mod tests {
                 }
             }
             scope.simple = false;
-            let slow = scope.finish(&Sanitizer::new(Some("noopener")));
+            let slow = scope.finish(&Sanitizer::new(Some("noopener"), Images::Show));
             assert_eq!(fast, slow, "{pieces:?}");
         }
         assert_eq!(sanitize_with(cases[0]), "<kbd>Ctrl</kbd><br><sup>2</sup>");

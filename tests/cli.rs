@@ -78,6 +78,17 @@ fn json_output_has_html_and_index() {
 }
 
 #[test]
+fn images_flag_links_images_instead_of_loading_them() {
+    let out = citemark(&["render", "--images", "link"], b"![c](/c.png)");
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).expect("UTF-8"),
+        "<p><a href=\"/c.png\">c</a></p>\n"
+    );
+    assert_one_line_error(&citemark(&["render", "--images", "hide"], b""), "--images");
+}
+
+#[test]
 fn invalid_utf8_is_decoded_lossily() {
     let out = citemark(&["render"], b"a \xff b");
     assert!(out.status.success());

@@ -1,11 +1,11 @@
-//! Properties over random markdown: render never panics, and the index
-//! always agrees with the HTML.
+//! Properties over random markdown: render never panics, the index always
+//! agrees with the HTML, and links never nest.
 
 use citemark::{render, Mode, Options, Source};
 use proptest::prelude::*;
 
 mod common;
-use common::markdown;
+use common::{image_markdown, markdown, options_with_images};
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(common::cases(400)))]
@@ -29,6 +29,32 @@ proptest! {
         for raw in ["<cite", "</cite", "<script"] {
             prop_assert!(!out.html.contains(raw), "{} in {:?}", raw, out.html);
         }
+    }
+
+    /// Every `<a>` is closed before the next one opens (an image written
+    /// as a link must not land inside a link or a citation, nor stay open).
+    #[test]
+    fn links_never_nest_or_stay_open(
+        // (pulldown-cmark, like CommonMark's reference implementations,
+        // keeps an `<https://…>` autolink inside link text as a link of its
+        // own; citemark writes what it parsed.)
+        md in image_markdown().prop_filter("an autolink in link text", |md| !md.contains("<http")),
+        options in options_with_images(),
+    ) {
+        let html = render(&md, &options).html;
+        // (Text and attribute values are escaped: every `<a ` and `</a>`
+        // is a tag.)
+        let mut open = false;
+        for piece in html.split_inclusive('>') {
+            if piece.ends_with("</a>") {
+                prop_assert!(open, "</a> closes nothing in {:?} from {:?}", html, md);
+                open = false;
+            } else if piece.contains("<a ") {
+                prop_assert!(!open, "<a> inside <a> in {:?} from {:?}", html, md);
+                open = true;
+            }
+        }
+        prop_assert!(!open, "<a> left open in {:?} from {:?}", html, md);
     }
 
     /// The property is that it returns at all: a panic fails the test.

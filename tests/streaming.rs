@@ -86,6 +86,20 @@ proptest! {
         let (html, _) = stream(&md, &chunked(md.len(), 1), &options);
         prop_assert_eq!(&html, &whole.html, "1-byte chunks");
     }
+
+    #[test]
+    fn images_stream_to_their_one_shot_render_under_each_policy(
+        md in common::image_markdown(),
+        cuts in prop::collection::vec(any::<usize>(), 0..30),
+        options in common::options_with_images(),
+    ) {
+        let whole = render(&md, &options);
+        let (html, citations) = stream(&md, &cuts, &options);
+        prop_assert_eq!(&html, &whole.html);
+        prop_assert_eq!(citations, whole.citations.occurrences);
+        let (html, _) = stream(&md, &chunked(md.len(), 1), &options);
+        prop_assert_eq!(&html, &whole.html, "1-byte chunks");
+    }
 }
 
 /// The text a reader sees in `html`: tags dropped, entities decoded,

@@ -20,6 +20,7 @@ const options: Options = {
   linkRel: null,
   linkTarget: "_blank",
   idPrefix: "msg-1-",
+  images: "link",
 };
 
 const out = render("Down 8% <cite id=\"call_q3\">in Q3</cite> [2].", options);
@@ -54,6 +55,8 @@ async function loaded(): Promise<void> {
 
 // @ts-expect-error: an unknown mode is rejected
 render("x", { mode: "fancy" });
+// @ts-expect-error: images are shown, linked or their alt text
+render("x", { images: "hide" });
 // @ts-expect-error: unknown option names are rejected
 render("x", { mod: "link" });
 // @ts-expect-error: `index` is a number

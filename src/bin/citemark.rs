@@ -69,6 +69,9 @@ struct InputArgs {
     /// What happens to raw HTML in the markdown.
     #[arg(long, value_enum, default_value_t = RawHtmlArg::Sanitize)]
     raw_html: RawHtmlArg,
+    /// What happens to images: shown, written as links, or as their alt text.
+    #[arg(long, value_enum, default_value_t = ImagesArg::Show)]
+    images: ImagesArg,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -83,6 +86,13 @@ enum RawHtmlArg {
     Sanitize,
     Escape,
     Strip,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ImagesArg {
+    Show,
+    Link,
+    Alt,
 }
 
 fn main() -> ExitCode {
@@ -150,6 +160,11 @@ fn prepare(args: &InputArgs) -> Result<(String, citemark::Options, Vec<Warning>)
             RawHtmlArg::Sanitize => citemark::RawHtml::Sanitize,
             RawHtmlArg::Escape => citemark::RawHtml::Escape,
             RawHtmlArg::Strip => citemark::RawHtml::Strip,
+        })
+        .with_images(match args.images {
+            ImagesArg::Show => citemark::Images::Show,
+            ImagesArg::Link => citemark::Images::Link,
+            ImagesArg::Alt => citemark::Images::Alt,
         });
     if let Some(path) = &args.sources {
         let json = std::fs::read_to_string(path)

@@ -1036,6 +1036,15 @@ mod tests {
         }
 
         #[test]
+        fn cached_tail_equals_whole_tail_around_images(
+            message in super::common::image_markdown(),
+            chunk in 1usize..6,
+            options in super::common::options_with_images(),
+        ) {
+            assert_cached_tail_is_whole(&message, chunk, &options);
+        }
+
+        #[test]
         fn cached_tail_equals_whole_tail_around_links(
             message in super::common::link_markdown(),
             chunk in 1usize..6,

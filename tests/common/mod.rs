@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use citemark::{Mode, Occurrence, Options, RawHtml, Source, Stream};
+use citemark::{Images, Mode, Occurrence, Options, RawHtml, Source, Stream};
 use proptest::prelude::*;
 
 /// The files in `tests/<dir>` ending in `.<extension>`, sorted.
@@ -192,6 +192,35 @@ pub fn options() -> impl Strategy<Value = Options> {
                 Source::with_id("b").with_href("https://b.example/"),
             ])
         })
+}
+
+/// Random markdown around images being typed (`![alt](src)`, in links,
+/// holding links, raw `<img>`), for the image policies.
+#[allow(dead_code)]
+pub fn image_markdown() -> impl Strategy<Value = String> {
+    let part = prop_oneof![
+        Just("![".to_owned()),
+        Just("[".to_owned()),
+        Just("](".to_owned()),
+        Just("https://x/i.png".to_owned()),
+        Just("/i.png \"t\"".to_owned()),
+        Just(")".to_owned()),
+        Just("]".to_owned()),
+        Just("<img src=\"https://x/i.png\">".to_owned()),
+        Just("<cite id=\"a\">".to_owned()),
+        Just("</cite>".to_owned()),
+        "[a-z *]{1,4}",
+        fragment(),
+    ];
+    prop::collection::vec(part, 0..24).prop_map(|parts| parts.concat())
+}
+
+/// [`options`] with each image policy.
+#[allow(dead_code)]
+pub fn options_with_images() -> impl Strategy<Value = Options> {
+    (options(), 0..3usize).prop_map(|(options, images)| {
+        options.with_images([Images::Show, Images::Link, Images::Alt][images])
+    })
 }
 
 /// Streams `message` in pieces ending at `cuts` (ascending byte offsets),

@@ -138,6 +138,18 @@ function throwsTypeError(f, pattern) {
   });
 }
 
+test("images are shown, linked or their alt text", () => {
+  const md = "![chart](https://x.example/c.png)";
+  for (const entry of [citemark, lite]) {
+    assert.equal(entry.render(md).html, '<p><img src="https://x.example/c.png" alt="chart" /></p>\n');
+    assert.equal(
+      entry.render(md, { images: "link" }).html,
+      '<p><a href="https://x.example/c.png" rel="noopener noreferrer nofollow">chart</a></p>\n',
+    );
+    assert.equal(entry.render(md, { images: "alt" }).html, "<p>chart</p>\n");
+  }
+});
+
 test("bad options throw a TypeError naming the field path", () => {
   for (const entry of [citemark, lite]) {
     const cases = [
@@ -152,6 +164,7 @@ test("bad options throw a TypeError naming the field path", () => {
       [{ aliases: { a: 1 } }, /^options\.aliases\.a: invalid type: integer `1`/],
       [{ rawHtml: "dangerouslyPassThrough" }, /^options\.rawHtml: unknown variant `dangerouslyPassThrough`/],
       [{ urls: "dangerouslyAllowAny" }, /^options\.urls: unknown variant/],
+      [{ images: "hide" }, /^options\.images: unknown variant `hide`, expected one of `show`, `link`, `alt`/],
       [{ shortLinkPatterns: [{ template: "/x/{call}", key: "conversation" }] }, /^options\.shortLinkPatterns\[0\]: .*shortLinkPatterns/],
       ["{}", /^options: expected an object, got string/],
       [[], /^options: expected an object, got an array/],

@@ -11,13 +11,15 @@
 #   make pkg        the npm package's generated files (pkg/dist/: wasm + glue, default and lite)
 #   make test-node  the npm package, packed and installed, tested under Node (after make pkg)
 #   make size       the package's sizes (raw/gzip/brotli) and render speed in Node
+#   make size-floor the smallest wasm the mandated dependencies allow (pulldown-cmark alone,
+#               + serde JSON, + ammonia) beside the package's own wasm, for the size targets
 #   make apps       the Vite example apps (examples/*-app) built against the packed package
 
 SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test bench bench-node toolchain fmt lint doc test-browser pkg pkg-tools test-node size apps
+.PHONY: demo test bench bench-node toolchain fmt lint doc test-browser pkg pkg-tools test-node size size-floor apps
 
 ## Installs what the Rust checks need; idempotent and quick when present.
 toolchain:
@@ -104,6 +106,12 @@ test-node: pkg
 
 size: pkg
 	node pkg/scripts/size.mjs
+
+## The size floor (pkg/scripts/size-floor.sh): probe crates of pulldown-cmark alone, with a
+## serde JSON boundary and with ammonia, at Cargo.lock's versions and the wasm profile, built
+## and optimized as `pkg` does, measured beside the package's wasm as `pkg` last built it.
+size-floor: pkg-tools
+	WASM_BINDGEN=$(WASM_BINDGEN) WASM_OPT_LEVEL="$(WASM_OPT_LEVEL)" CARGO="$(CARGO)" pkg/scripts/size-floor.sh
 
 ## Builds examples/svelte-app and examples/react-app (vite build) with the
 ## packed package installed into each, as a user's project would have it.

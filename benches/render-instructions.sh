@@ -2,16 +2,28 @@
 # citemark's render against pulldown-cmark's push_html as instruction counts
 # (valgrind's callgrind) on the demo answer repeated to ~2/20/200 KiB: the
 # throughput ratio of `benches/render.rs` without a shared machine's noise.
+# Then, at ~20 KiB, what the citations cost: the answer without them, and one
+# paragraph repeated with `(1)`, a `[1]` marker or a cite tag in it
+# (`examples/render_cost.rs` describes the corpora).
 # Usage: benches/render-instructions.sh   (needs valgrind; about a minute)
 source "$(dirname "$0")/support/callgrind.sh"
 cargo build --release --quiet --example render_cost
 bin=target/release/examples/render_cost
-printf '%-8s %14s %16s %18s\n' size citemark pulldown-cmark 'citemark ÷ pulldown'
+
+# row SIZE CORPUS: instructions of each, and pulldown-cmark's over citemark's.
+row() {
+  local input citemark pulldown
+  input=$(count "$bin" none "$1" "$2")
+  citemark=$(($(count "$bin" citemark "$1" "$2") - input))
+  pulldown=$(($(count "$bin" pulldown "$1" "$2") - input))
+  awk -v s="$1" -v k="$2" -v c=$citemark -v p=$pulldown \
+    'BEGIN { printf "%-8s %-8s %14d %16d %18.2f\n", s, k, c, p, p / c }'
+}
+
+printf '%-8s %-8s %14s %16s %18s\n' size corpus citemark pulldown-cmark 'citemark ÷ pulldown'
 for size in 2048 20480 204800; do
-  input=$(count "$bin" none $size)
-  citemark=$(( $(count "$bin" citemark $size) - input ))
-  pulldown=$(( $(count "$bin" pulldown $size) - input ))
-  # Throughput ratio: pulldown-cmark's instructions over citemark's.
-  awk -v s=$size -v c=$citemark -v p=$pulldown \
-    'BEGIN { printf "%-8s %14d %16d %18.2f\n", s, c, p, p / c }'
+  row $size answer
+done
+for corpus in prose plain marker cite; do
+  row 20480 $corpus
 done

@@ -79,12 +79,7 @@ proptest! {
         cuts in prop::collection::vec(any::<usize>(), 0..30),
         options in common::options(),
     ) {
-        let whole = render(&md, &options);
-        let (html, citations) = stream(&md, &cuts, &options);
-        prop_assert_eq!(&html, &whole.html);
-        prop_assert_eq!(citations, whole.citations.occurrences);
-        let (html, _) = stream(&md, &chunked(md.len(), 1), &options);
-        prop_assert_eq!(&html, &whole.html, "1-byte chunks");
+        streams_to_its_one_shot_render(&md, &cuts, &options)?;
     }
 
     #[test]
@@ -93,13 +88,24 @@ proptest! {
         cuts in prop::collection::vec(any::<usize>(), 0..30),
         options in common::options_with_images(),
     ) {
-        let whole = render(&md, &options);
-        let (html, citations) = stream(&md, &cuts, &options);
-        prop_assert_eq!(&html, &whole.html);
-        prop_assert_eq!(citations, whole.citations.occurrences);
-        let (html, _) = stream(&md, &chunked(md.len(), 1), &options);
-        prop_assert_eq!(&html, &whole.html, "1-byte chunks");
+        streams_to_its_one_shot_render(&md, &cuts, &options)?;
     }
+}
+
+/// `md` streamed cut at `cuts`, and in 1-byte chunks, gives its one-shot
+/// HTML and citations.
+fn streams_to_its_one_shot_render(
+    md: &str,
+    cuts: &[usize],
+    options: &Options,
+) -> Result<(), TestCaseError> {
+    let whole = render(md, options);
+    let (html, citations) = stream(md, cuts, options);
+    prop_assert_eq!(&html, &whole.html);
+    prop_assert_eq!(citations, whole.citations.occurrences);
+    let (html, _) = stream(md, &chunked(md.len(), 1), options);
+    prop_assert_eq!(&html, &whole.html, "1-byte chunks");
+    Ok(())
 }
 
 /// The text a reader sees in `html`: tags dropped, entities decoded,

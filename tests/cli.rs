@@ -121,6 +121,30 @@ fn bad_input_is_one_line_naming_the_problem() {
     );
 }
 
+#[test]
+fn an_unwritable_output_is_one_line_not_a_panic() {
+    // Output read only in part: the pipe closes under the writer.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_citemark"))
+        .args(["render"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // (Closed before the input is written: no output can have gone out.)
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all("x [1]\n\n".repeat(200_000).as_bytes());
+    });
+    let out = child.wait_with_output().expect("the binary exits");
+    writer.join().expect("stdin writer");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("cannot write the output"), "{stderr}");
+}
+
 fn adapter_fixture(name: &str) -> String {
     format!(
         "{}/tests/fixtures/adapters/{name}.json",

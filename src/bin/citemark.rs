@@ -5,7 +5,7 @@
 //! each patch as a JSON line. Any error is one line on stderr and a
 //! non-zero exit.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -100,8 +100,13 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
             // --help and --version
-            print!("{e}");
-            return ExitCode::SUCCESS;
+            return match write_stdout(&e.to_string()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(message) => {
+                    eprintln!("citemark: {message}");
+                    ExitCode::FAILURE
+                }
+            };
         }
         Err(e) => {
             // One line: clap's first line, which names the bad argument.
@@ -115,16 +120,23 @@ fn main() -> ExitCode {
         Command::Render(args) => render(args),
         Command::Stream(args) => stream(args),
     };
-    match result {
-        Ok(output) => {
-            print!("{output}");
-            ExitCode::SUCCESS
-        }
+    match result.and_then(|output| write_stdout(&output)) {
+        Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("citemark: {message}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Writes `text` to stdout; an error (stdout closed, as by `| head`, or
+/// full) is a message, where `print!` would panic.
+fn write_stdout(text: &str) -> Result<(), String> {
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| format!("cannot write the output: {e}"))
 }
 
 fn parse_provider(name: &str) -> Result<Provider, String> {

@@ -630,9 +630,16 @@ impl RenderContext<'_> {
             Some((cut, _)) => events
                 .reference_definitions()
                 .iter()
-                .map(|(_, d)| d.span.clone())
-                .filter(|span| span.start >= base && span.end <= base + cut)
-                .filter_map(|span| text.get(span).map(str::to_owned))
+                .filter(|(_, d)| d.span.start >= base && d.span.end <= base + cut)
+                .filter_map(|(label, d)| {
+                    let written = text.get(d.span.clone())?;
+                    Some(standalone_definition(
+                        label,
+                        written,
+                        &d.dest,
+                        d.title.as_deref(),
+                    ))
+                })
                 .collect(),
             None => Vec::new(),
         };
@@ -790,6 +797,37 @@ pub(crate) fn has_any_byte(text: &str, bytes: &[u8]) -> bool {
 /// Up to how many bytes a search is a plain loop: a vectorized search
 /// costs about as much to set up.
 const FEW_BYTES: usize = 16;
+
+/// The definition of `label`, `written` as it is in the message, as the
+/// committed definitions keep it: as written when it is one line; else
+/// rebuilt from what was parsed (`dest`, `title`), since the later lines of
+/// one inside a blockquote or list item hold that container's `>` or
+/// indent, which before the open text would read as markdown of their own
+/// (`> [a]: /u` + `> "t"` would leave a quote of `"t"`).
+fn standalone_definition(label: &str, written: &str, dest: &str, title: Option<&str>) -> String {
+    if !written.contains('\n') {
+        return written.to_owned();
+    }
+    // Every ASCII punctuation character escaped: nothing in the destination
+    // or title can end it early or start a block on a line of its own.
+    let escaped = |value: &str, into: &mut String| {
+        for c in value.chars() {
+            if c.is_ascii_punctuation() {
+                into.push('\\');
+            }
+            into.push(c);
+        }
+    };
+    let mut standalone = format!("[{label}]: <");
+    escaped(dest, &mut standalone);
+    standalone.push('>');
+    if let Some(title) = title {
+        standalone.push_str(" \"");
+        escaped(title, &mut standalone);
+        standalone.push('"');
+    }
+    standalone
+}
 
 #[cfg(test)]
 mod tests {
@@ -1081,6 +1119,15 @@ mod tests {
         assert_equivalent("héllo wörld ✓ [1]\n\n日本語のテキスト\n");
         assert_equivalent("1. a\n\n2\n\n3. b\n");
         assert_equivalent("```\ncode\n\nmore\n```\n\nafter\n");
+    }
+
+    #[test]
+    fn definitions_written_in_containers_carry_over_whole() {
+        // (Their later lines hold the container's `>` or indent.)
+        assert_equivalent("> [a]: /u\n> \"t\"\n\nx [a]\n");
+        assert_equivalent("> [a\n> ]:a\n\n]");
+        assert_equivalent("- [C]:\n  <d e>\n  (t)\n\nsee [C]\n");
+        assert_equivalent("> [a\n> b]: /u\\&x?y=<1>\n> \"t\n> # u\"\n\nx [a b] [1]\n");
     }
 
     #[test]

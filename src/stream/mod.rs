@@ -974,6 +974,18 @@ mod tests {
     }
 
     #[test]
+    fn text_typed_before_closers_ends_as_the_stand_in_does() {
+        // (After `/`, the preview's `**_` may open as well as close, and
+        // the rule of three leaves `*a */**` unmatched; after a letter,
+        // as after the stand-in, it would close.)
+        for message in ["x\"_*a */", "/i.png \"t\"_*a */i.png \"t\"", "**a €"] {
+            for chunk in [1, 2, 3] {
+                assert_cached_tail_is_whole(message, chunk, &Options::default());
+            }
+        }
+    }
+
+    #[test]
     fn a_link_label_opening_a_line_stays_in_its_block() {
         // (Frozen by `[note]`, the list is kept rendered at the tail's
         // head; shown without its `[`, the label would be the list's item.)

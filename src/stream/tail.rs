@@ -419,6 +419,15 @@ struct TypingSplit {
 }
 
 impl TypingSplit {
+    /// Whether the closers after the stand-in close as they did when
+    /// `typed` stands there instead (see [`close_alike_after`]).
+    fn closes_after(&self, typed: &str) -> bool {
+        typed
+            .chars()
+            .next_back()
+            .is_some_and(|c| close_alike_after(c, &self.closers))
+    }
+
     /// The split of `html`, a rendering of the stand-in word and text with
     /// [`TYPING`] in it, which the preview followed with `closers`.
     fn of(html: &str, closers: &str, index: IndexBuilder) -> Option<TypingSplit> {
@@ -943,7 +952,8 @@ impl Tail {
 /// Where [`TYPING`] goes in `shown`, the preview of `piece`, when the
 /// preview of `piece` followed by it would show it there: the preview only
 /// added closers after `piece`, which ends where typed text may follow
-/// ([`typing_may_follow`], but not a space), with no cite tag open (its label is also an
+/// ([`typing_may_follow`], but not a space, and [`close_alike_after`]),
+/// with no cite tag open (its label is also an
 /// attribute, where the stand-in cannot be told apart) and no word that
 /// may be a link (whose URL would hold it too).
 fn typing_place(piece: &str, shown: &str) -> Option<usize> {
@@ -951,10 +961,24 @@ fn typing_place(piece: &str, shown: &str) -> Option<usize> {
     let ends_in_word = piece
         .chars()
         .next_back()
-        .is_some_and(|c| c != ' ' && typing_may_follow(c));
+        .is_some_and(|c| c != ' ' && typing_may_follow(c) && close_alike_after(c, closers));
     let only_closers = are_closers(closers);
     let no_link = !has_url_like_word(piece);
     (ends_in_word && only_closers && no_link && cite_tags(piece) == Some(0)).then_some(piece.len())
+}
+
+/// Whether `closers`, the preview's after text ending in `c`, close as
+/// they do after the typing stand-in, which parses as a letter. After a
+/// letter or digit they do. After punctuation a run of closers followed by
+/// another (`**` of `**_`) may open as well as close, and the rule of
+/// three may then leave it unmatched (`_*a */**_` shows no second
+/// emphasis, `_*a *` + stand-in + `**_` does); one run alone, followed by
+/// nothing, only closes either way.
+fn close_alike_after(c: char, closers: &str) -> bool {
+    let one_run = closers
+        .bytes()
+        .all(|b| closers.as_bytes().first() == Some(&b));
+    one_run || c.is_alphanumeric()
 }
 
 /// Whether `more`, after `text`, renders as itself and as if `text` ended
@@ -1174,6 +1198,9 @@ impl SettledLine {
         let Typing::Split(split) = &self.typing else {
             return None;
         };
+        if !split.closes_after(shown_typed) {
+            return None;
+        }
         Some(tail_in(
             spare,
             &[
@@ -1261,7 +1288,10 @@ impl SettledLine {
         let typed_end = self.rendered_to + closers_at;
         let shown_typed = self.typed_text(&open[..typed_end])?;
         let more = &after[closers_at + split.closers.len()..];
-        if shown_typed.len() != closers_at || !follows_as_itself(more, "") {
+        if shown_typed.len() != closers_at
+            || !split.closes_after(shown_typed)
+            || !follows_as_itself(more, "")
+        {
             return None;
         }
         let html = [

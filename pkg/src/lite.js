@@ -6,15 +6,5 @@ import * as glue from "../dist/lite/citemark.js";
 import payload from "../dist/lite/citemark.wasm.js";
 import { makeApi } from "./api.js";
 
-const api = makeApi(glue, payload);
-
-/** Markdown to sanitized HTML and the citation index. */
-export const render = api.render;
-/** A provider's raw response to citemark's input (markdown, sources, aliases, warnings). */
-export const adapt = api.adapt;
-/** An incremental renderer for a message arriving in chunks. */
-export const createStream = api.createStream;
-/** Resolves once the WebAssembly module is ready (already resolved where it compiles synchronously). */
-export const ready = api.ready;
-/** Returns `ready`. */
-export const init = api.init;
+// The API's documentation is in index.d.ts / lite.d.ts (and api.js).
+export const { render, adapt, createStream, ready, init } = makeApi(glue, payload);

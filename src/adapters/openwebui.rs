@@ -687,6 +687,30 @@ mod tests {
         })
     }
 
+    /// A source's number, id, title and excerpt.
+    type Summary<'a> = (
+        Option<u32>,
+        Option<&'a str>,
+        Option<&'a str>,
+        Option<&'a str>,
+    );
+
+    /// Each source's [`Summary`].
+    fn summary(adapted: &Adapted) -> Vec<Summary<'_>> {
+        adapted
+            .sources
+            .iter()
+            .map(|s| {
+                (
+                    s.index,
+                    s.id.as_deref(),
+                    s.title.as_deref(),
+                    s.excerpt.as_deref(),
+                )
+            })
+            .collect()
+    }
+
     fn with_id(mut source: Source, id: &str) -> Source {
         source.id = Some(id.to_owned());
         source
@@ -850,20 +874,8 @@ mod tests {
         });
         let adapted = adapt(&message);
         assert!(adapted.warnings.is_empty(), "{:?}", adapted.warnings);
-        let summary: Vec<_> = adapted
-            .sources
-            .iter()
-            .map(|s| {
-                (
-                    s.index,
-                    s.id.as_deref(),
-                    s.title.as_deref(),
-                    s.excerpt.as_deref(),
-                )
-            })
-            .collect();
         assert_eq!(
-            summary,
+            summary(&adapted),
             [
                 (Some(1), Some("tool-7"), Some("Calculator"), Some("42")),
                 (Some(2), Some("N/A"), Some("Anonymous"), Some("?")),
@@ -934,20 +946,8 @@ mod tests {
             ]
         );
         // The number-only document still took number 1 (key "N/A"), as in Open WebUI.
-        let summary: Vec<_> = adapted
-            .sources
-            .iter()
-            .map(|s| {
-                (
-                    s.index,
-                    s.id.as_deref(),
-                    s.title.as_deref(),
-                    s.excerpt.as_deref(),
-                )
-            })
-            .collect();
         assert_eq!(
-            summary,
+            summary(&adapted),
             [
                 (Some(1), Some("N/A"), None, None),
                 (Some(2), Some("b"), Some("B"), Some("b")),

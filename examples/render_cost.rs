@@ -2,8 +2,9 @@
 //! `push_html` with the same dialect, for counting instructions under a
 //! profiler (`benches/render-instructions.sh`).
 //!
-//! `cargo run --release --example render_cost -- citemark|pulldown|none BYTES [CORPUS]`:
-//! `none` only builds the input, the cost to subtract. CORPUS is one of
+//! `cargo run --release --example render_cost -- citemark|pulldown|floor|none BYTES [CORPUS]`:
+//! `none` only builds the input, the cost to subtract; `floor` is the
+//! floor of `benches/support/floor.rs`. CORPUS is one of
 //! - `answer` (the default): the demo answer repeated to BYTES (the
 //!   `answer` corpus of `benches/render.rs`);
 //! - `prose`: the same with its citations taken out (cite tags keep their
@@ -14,6 +15,8 @@
 
 use std::hint::black_box;
 
+#[path = "../benches/support/floor.rs"]
+mod floor;
 #[path = "../benches/support/pulldown.rs"]
 mod pulldown;
 // (Only its corpus is used here.)
@@ -27,7 +30,8 @@ const PARAGRAPH: &str = "Sterling fell about 2.4% against the euro over the quar
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: render_cost citemark|pulldown|none BYTES [answer|prose|plain|marker|cite]";
+    let usage =
+        "usage: render_cost citemark|pulldown|floor|none BYTES [answer|prose|plain|marker|cite]";
     let who = args.next().expect(usage);
     let size: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
     let corpus = args.next().unwrap_or_else(|| "answer".to_owned());
@@ -43,6 +47,7 @@ fn main() {
     match who.as_str() {
         "citemark" => drop(black_box(citemark::render(black_box(&text), &options))),
         "pulldown" => drop(black_box(pulldown::pulldown_html(black_box(&text)))),
+        "floor" => drop(black_box(floor::floor_render(black_box(&text), &options))),
         "none" => drop(black_box(text)),
         _ => panic!("{usage}"),
     }

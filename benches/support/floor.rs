@@ -8,13 +8,13 @@
 //! (so 12 of the answer's 13 citations). Each citation still does what the
 //! contract cannot spare: the element with its attributes (escaped), the
 //! source looked up, and an index entry with its key, label and source
-//! range.
+//! range. (Included by `examples/render_cost.rs`, beside `pulldown.rs`.)
 
 use std::collections::VecDeque;
 use std::ops::Range;
 
 use citemark::Options;
-use pulldown_cmark::{html::push_html, CowStr, Event, Options as ParserOptions, Parser};
+use pulldown_cmark::{html::push_html, CowStr, Event, Parser};
 use pulldown_cmark_escape::escape_html;
 
 /// One index entry, as lean as the contract allows.
@@ -36,11 +36,6 @@ pub fn floor_render(markdown: &str, options: &Options) -> (String, Vec<Entry>) {
     let by_number = |n: u32| {
         (sources.iter().enumerate()).position(|(i, s)| s.index.unwrap_or(i as u32 + 1) == n)
     };
-    let parser_options = ParserOptions::ENABLE_TABLES
-        | ParserOptions::ENABLE_STRIKETHROUGH
-        | ParserOptions::ENABLE_TASKLISTS
-        | ParserOptions::ENABLE_FOOTNOTES
-        | ParserOptions::ENABLE_GFM;
     let mut index = Vec::new();
     let mut open_tag: Option<usize> = None;
     let element = |index: &mut Vec<Entry>, key: &str, cite_tag: bool, range: Range<usize>| {
@@ -98,7 +93,7 @@ pub fn floor_render(markdown: &str, options: &Options) -> (String, Vec<Entry>) {
         });
         html
     };
-    let mut events = Parser::new_ext(markdown, parser_options)
+    let mut events = Parser::new_ext(markdown, crate::pulldown::gfm_options())
         .into_offset_iter()
         .peekable();
     let mut pending = VecDeque::new();

@@ -10,7 +10,6 @@
 //! source looked up, and an index entry with its key, label and source
 //! range. (Included by `examples/render_cost.rs`, beside `pulldown.rs`.)
 
-use std::collections::VecDeque;
 use std::ops::Range;
 
 use citemark::Options;
@@ -93,15 +92,50 @@ pub fn floor_render(markdown: &str, options: &Options) -> (String, Vec<Entry>) {
         });
         html
     };
-    let mut events = Parser::new_ext(markdown, crate::pulldown::gfm_options())
-        .into_offset_iter()
-        .peekable();
-    let mut pending = VecDeque::new();
+    let mut events = Parser::new_ext(markdown, crate::pulldown::gfm_options()).into_offset_iter();
+    // pulldown-cmark hands a `[1]` over as three texts, `[`, `1` and `]`:
+    // what may begin a marker is held back until it does or cannot.
+    let mut held: Vec<(Event, Range<usize>)> = Vec::with_capacity(2);
+    // Events to hand over before reading on, last first.
+    let mut ready: Vec<Event> = Vec::with_capacity(3);
     let citation_aware = std::iter::from_fn(|| loop {
-        if let Some(event) = pending.pop_front() {
+        if let Some(event) = ready.pop() {
             return Some(event);
         }
-        let (event, range) = events.next()?;
+        let Some((event, range)) = events.next() else {
+            ready.extend(held.drain(..).rev().map(|(event, _)| event));
+            return ready.pop();
+        };
+        if let Event::Text(text) = &event {
+            let extends_marker = match held.len() {
+                0 => text.as_ref() == "[",
+                1 => !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()),
+                _ => false,
+            };
+            if extends_marker {
+                held.push((event, range));
+                continue;
+            }
+            if held.len() == 2 && text.as_ref() == "]" {
+                let (open, digits) = (held[0].1.start, held.swap_remove(1).0);
+                held.clear();
+                let key = match &digits {
+                    Event::Text(digits) => digits.as_ref(),
+                    _ => "",
+                };
+                let html = element(&mut index, key, false, open..range.end);
+                return Some(Event::InlineHtml(CowStr::from(html)));
+            }
+            if let Some(entry) = open_tag.and_then(|i| index.get_mut(i)) {
+                entry.label.push_str(text);
+            }
+        }
+        if !held.is_empty() {
+            // Not a marker after all: what was held goes out first.
+            ready.push(event);
+            ready.extend(held.drain(..).rev().map(|(event, _)| event));
+            continue;
+        }
         match event {
             Event::InlineHtml(tag) if tag.starts_with("<cite") => {
                 let key = tag
@@ -118,67 +152,12 @@ pub fn floor_render(markdown: &str, options: &Options) -> (String, Vec<Entry>) {
                 }
                 return Some(Event::InlineHtml(CowStr::Borrowed("</a>")));
             }
-            Event::Text(mut text) => {
-                // pulldown-cmark splits text at every `[` and `]`: the
-                // pieces that follow on in the source are read as one.
-                let mut range = range;
-                while let Some((Event::Text(_), next)) = events.peek() {
-                    if next.start != range.end {
-                        break;
-                    }
-                    range.end = next.end;
-                    text = CowStr::Borrowed(&markdown[range.clone()]);
-                    events.next();
-                }
-                if let Some(entry) = open_tag.and_then(|i| index.get_mut(i)) {
-                    entry.label.push_str(&text);
-                }
-                write_markers(text, range, &mut index, &mut pending, &element);
-            }
             event => return Some(event),
         }
     });
     let mut html = String::with_capacity(markdown.len() * 5 / 2);
     push_html(&mut html, citation_aware);
     (html, index)
-}
-
-/// `text` with each `[n]` in it made a citation element.
-fn write_markers<'a>(
-    text: CowStr<'a>,
-    range: Range<usize>,
-    index: &mut Vec<Entry>,
-    out: &mut VecDeque<Event<'a>>,
-    element: &impl Fn(&mut Vec<Entry>, &str, bool, Range<usize>) -> String,
-) {
-    let piece = |from: usize, to: usize| match &text {
-        CowStr::Borrowed(text) => CowStr::Borrowed(&text[from..to]),
-        text => CowStr::from(text[from..to].to_owned()),
-    };
-    let bytes = text.as_bytes();
-    let mut written = 0;
-    for open in memchr::memchr_iter(b'[', bytes) {
-        let digits = bytes[open + 1..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count();
-        let close = open + 1 + digits;
-        if open < written || digits == 0 || bytes.get(close) != Some(&b']') {
-            continue;
-        }
-        if written < open {
-            out.push_back(Event::Text(piece(written, open)));
-        }
-        let at = range.start + open;
-        let html = element(index, &text[open + 1..close], false, at..at + digits + 2);
-        out.push_back(Event::InlineHtml(CowStr::from(html)));
-        written = close + 1;
-    }
-    if written == 0 {
-        out.push_back(Event::Text(text));
-    } else if written < text.len() {
-        out.push_back(Event::Text(piece(written, text.len())));
-    }
 }
 
 /// `n` in decimal, without `core::fmt` (which costs hundreds of

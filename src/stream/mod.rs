@@ -974,6 +974,36 @@ mod tests {
     }
 
     #[test]
+    fn spans_open_before_a_block_boundary_are_not_closed_after_it() {
+        // The `*` left open in the paragraph cannot close in the block
+        // after it: the preview closes `*i` alone, with no stray `*`.
+        // (Found by the images proptest, where `\` ending the line also
+        // hid the newline from the preview.)
+        let cases = [
+            ("v*h\n* *i", "<li><em>i</em></li>"),
+            ("v*h\\\n* *i", "<li><em>i</em></li>"),
+            ("v*h\\\n- *i", "<li><em>i</em></li>"),
+            ("v*h  \n1. *i", "<li><em>i</em></li>"),
+            ("v*h\n# *i", "<h1><em>i</em></h1>"),
+            ("v*h\n> *i", "<p><em>i</em></p>"),
+            ("v*h\n***\n*i", "<p><em>i</em></p>"),
+            ("# v*h\n*i", "<p><em>i</em></p>"),
+        ];
+        for (message, closed) in cases {
+            let mut stream = Stream::new(Options::default());
+            stream.push(message);
+            let tail = stream.whole_tail();
+            assert!(
+                tail.contains(closed) && !tail.contains("</em>*"),
+                "{message:?}: {tail}"
+            );
+            for chunk in [1, 2, 3] {
+                assert_cached_tail_is_whole(message, chunk, &Options::default());
+            }
+        }
+    }
+
+    #[test]
     fn text_typed_before_closers_ends_as_the_stand_in_does() {
         // (After `/`, the preview's `**_` may open as well as close, and
         // the rule of three leaves `*a */**` unmatched; after a letter,

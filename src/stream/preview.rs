@@ -4,7 +4,9 @@
 //!
 //! Only the last block is edited (the text after the last blank line):
 //! - an unclosed `` ` ``, `**`, `*`, `_`, `__` or `~~` is closed, or
-//!   dropped when nothing follows it yet;
+//!   dropped when nothing follows it yet (one left open before a heading,
+//!   rule, block quote or list item that ends its paragraph stays as
+//!   typed: it can no longer close);
 //! - a half-written link `[label](https://…` shows its label; `[label` and
 //!   `[label]` show the label; a half-written marker `[1` or `[1,` is held;
 //! - a half-written tag (`<cite id="…`, `</ci`), entity (`&am`), trailing
@@ -700,8 +702,8 @@ fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
     const SPAN_BYTES: [bool; 256] = {
         let mut span_bytes = [false; 256];
         let mut i = 0;
-        while i < 6 {
-            span_bytes[b"\\`<*_~"[i] as usize] = true;
+        while i < 7 {
+            span_bytes[b"\\`<*_~\n"[i] as usize] = true;
             i += 1;
         }
         span_bytes
@@ -713,8 +715,22 @@ fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
             i += 1;
             continue;
         }
+        if c == b'\n' {
+            // No span opened before a block boundary closes after it.
+            let line_start = block[..i].find_last(b'\n').map_or(0, |at| at + 1);
+            if block_boundary(&block[line_start..i], &block[i + 1..]) {
+                open.clear();
+            }
+            i += 1;
+            continue;
+        }
         if c == b'\\' {
-            i += 2;
+            // (A backslash ending a line escapes nothing: the line ends.)
+            i += if bytes.get(i + 1) == Some(&b'\n') {
+                1
+            } else {
+                2
+            };
             continue;
         }
         if c == b'`' {
@@ -815,6 +831,44 @@ fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
             .all(|b| matches!(b, b'-' | b'=' | b'*' | b'_' | b' '));
     open.clear();
     trimmed != unedited || runs_merge || rule_made
+}
+
+/// Whether a block ends between `line` and the text `next` that starts on
+/// the line after it, as far as spans go: `line` is a heading or a rule
+/// (one-line blocks), or `next` starts one, or a block quote after a line
+/// outside it, or a list item that can interrupt a paragraph (a bullet, or
+/// `1.`/`1)`, with content: CommonMark lets no other item do so).
+fn block_boundary(line: &str, next: &str) -> bool {
+    let next = next.split('\n').next().unwrap_or_default();
+    let quote = |line: &str| line.trim_start_matches(' ').starts_with('>');
+    let item = item_marker(next).is_some_and(|(mark, rest)| {
+        let numbered_one = next.starts_with("1.") || next.starts_with("1)");
+        (matches!(mark, ItemMark::Bullet(_)) || numbered_one) && !rest.trim().is_empty()
+    });
+    one_line_block(line) || one_line_block(next) || (quote(next) && !quote(line)) || item
+}
+
+/// Whether `line` is an ATX heading or a thematic break (up to three
+/// spaces in), a block of one line.
+fn one_line_block(line: &str) -> bool {
+    let content = line.trim_start_matches(' ');
+    if line.len() - content.len() > 3 {
+        return false;
+    }
+    let hashes = content.bytes().take_while(|&b| b == b'#').count();
+    let heading = (1..=6).contains(&hashes)
+        && content[hashes..]
+            .chars()
+            .next()
+            .is_none_or(|c| c == ' ' || c == '\t');
+    let rule = content.bytes().next().is_some_and(|first| {
+        matches!(first, b'*' | b'-' | b'_')
+            && content
+                .bytes()
+                .all(|b| b == first || b == b' ' || b == b'\t')
+            && content.bytes().filter(|&b| b == first).count() >= 3
+    });
+    heading || rule
 }
 
 /// An emphasis or code span opener: where it is, its character and how

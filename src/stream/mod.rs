@@ -974,6 +974,18 @@ mod tests {
     }
 
     #[test]
+    fn a_list_loose_before_its_items_show_it_stays_loose_in_the_tail() {
+        // (A blank line between empty task items makes the list loose,
+        // which neither item's HTML shows: the next item is in a
+        // paragraph, not tight as a one-line item alone.)
+        for message in ["- [ ] \n\n- [ ]   \n- WWW.> ", "- [ ]\n\n- [ ]\n- a b c"] {
+            for chunk in [1, 2, 5] {
+                assert_cached_tail_is_whole(message, chunk, &Options::default());
+            }
+        }
+    }
+
+    #[test]
     fn spans_open_before_a_block_boundary_are_not_closed_after_it() {
         // The `*` left open in the paragraph cannot close in the block
         // after it: the preview closes `*i` alone, with no stray `*`.

@@ -182,6 +182,18 @@ fn after_list_opening(html: &str, mark: ItemMark) -> Option<&str> {
     html.get(html.find('\n')? + 1..)
 }
 
+/// Whether one more item of the list ending `text` renders tight. (A blank
+/// line before makes a list loose even where its items so far, empty task
+/// items say, show no paragraph to tell.)
+fn next_item_is_tight(text: &str, mark: ItemMark, render: &Render<'_>) -> bool {
+    let marker = match mark {
+        ItemMark::Bullet(bullet) => char::from(bullet).to_string(),
+        ItemMark::Ordered(delimiter) => format!("1{}", char::from(delimiter)),
+    };
+    let (html, _) = render(&format!("{text}{marker} x\n"), None);
+    html.ends_with(&format!("<li>x</li>\n{}", mark.list_tags().1))
+}
+
 impl ListHead {
     /// The list's items, then `html`, more of the list rendered alone.
     fn followed_by(&self, html: &str, mark: ItemMark) -> Option<String> {
@@ -711,7 +723,11 @@ impl Tail {
                 // (A loose list wraps its items in paragraphs, which one
                 // rendered alone would not have.)
                 let last_item = &head[head.rfind("<li>")?..];
-                if last_item.starts_with("<li>\n") || !last_item.ends_with("</li>\n") {
+                if last_item.starts_with("<li>\n")
+                    || !last_item.ends_with("</li>\n")
+                    || after_blank_line(&open[..item_start]) > 0
+                        && !next_item_is_tight(&open[..item_start], mark, render)
+                {
                     return None;
                 }
                 ListHead {

@@ -852,6 +852,16 @@ mod tests {
         }
     }
 
+    /// [`assert_cached_tail_is_whole`] for each of `messages` at each of
+    /// `chunks`, with the default options.
+    fn assert_cached_tails_are_whole(messages: &[&str], chunks: &[usize]) {
+        for message in messages {
+            for &chunk in chunks {
+                assert_cached_tail_is_whole(message, chunk, &Options::default());
+            }
+        }
+    }
+
     #[test]
     fn cached_tail_equals_whole_tail_on_samples() {
         for sample in super::common::samples() {
@@ -897,11 +907,7 @@ mod tests {
             "https://h/-/ai/conversations/c/call/b",
             "(([l](https://h/-/ai/conversations/c/call/a))\r1. )[ **b\rc"
         );
-        for message in [message, "**\r~~~\n~~~\n|"] {
-            for chunk in [1, 3, 4] {
-                assert_cached_tail_is_whole(message, chunk, &Options::default());
-            }
-        }
+        assert_cached_tails_are_whole(&[message, "**\r~~~\n~~~\n|"], &[1, 3, 4]);
     }
 
     #[test]
@@ -925,11 +931,10 @@ mod tests {
     fn a_list_items_second_line_ends_checked_with_its_whole_block() {
         // (Once the item's second line ends, the preview's block reaches
         // back to the paragraph before the list, whose backtick it closes.)
-        for message in ["`  \n- <cite id='b'/>\\\na  \n", "**b\n- x\ny\nz"] {
-            for chunk in [1, 2, 3] {
-                assert_cached_tail_is_whole(message, chunk, &Options::default());
-            }
-        }
+        assert_cached_tails_are_whole(
+            &["`  \n- <cite id='b'/>\\\na  \n", "**b\n- x\ny\nz"],
+            &[1, 2, 3],
+        );
     }
 
     #[test]
@@ -966,11 +971,7 @@ mod tests {
     fn letters_typed_in_a_label_after_an_underscore_go_next_to_it() {
         // (The preview shows `_a_[a` as `_a_a`, whose last `_` cannot
         // close: it is emphasis to the end.)
-        for message in ["_a_[a", "x _b_[[cd"] {
-            for chunk in [1, 2] {
-                assert_cached_tail_is_whole(message, chunk, &Options::default());
-            }
-        }
+        assert_cached_tails_are_whole(&["_a_[a", "x _b_[[cd"], &[1, 2]);
     }
 
     #[test]
@@ -978,11 +979,8 @@ mod tests {
         // (A blank line between empty task items makes the list loose,
         // which neither item's HTML shows: the next item is in a
         // paragraph, not tight as a one-line item alone.)
-        for message in ["- [ ] \n\n- [ ]   \n- WWW.> ", "- [ ]\n\n- [ ]\n- a b c"] {
-            for chunk in [1, 2, 5] {
-                assert_cached_tail_is_whole(message, chunk, &Options::default());
-            }
-        }
+        let messages = ["- [ ] \n\n- [ ]   \n- WWW.> ", "- [ ]\n\n- [ ]\n- a b c"];
+        assert_cached_tails_are_whole(&messages, &[1, 2, 5]);
     }
 
     #[test]
@@ -1020,11 +1018,10 @@ mod tests {
         // (After `/`, the preview's `**_` may open as well as close, and
         // the rule of three leaves `*a */**` unmatched; after a letter,
         // as after the stand-in, it would close.)
-        for message in ["x\"_*a */", "/i.png \"t\"_*a */i.png \"t\"", "**a €"] {
-            for chunk in [1, 2, 3] {
-                assert_cached_tail_is_whole(message, chunk, &Options::default());
-            }
-        }
+        assert_cached_tails_are_whole(
+            &["x\"_*a */", "/i.png \"t\"_*a */i.png \"t\"", "**a €"],
+            &[1, 2, 3],
+        );
     }
 
     #[test]

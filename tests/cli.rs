@@ -123,9 +123,15 @@ fn bad_input_is_one_line_naming_the_problem() {
 
 #[test]
 fn an_unwritable_output_is_one_line_not_a_panic() {
+    for command in ["render", "stream"] {
+        assert_unwritable_output_is_one_line(command);
+    }
+}
+
+fn assert_unwritable_output_is_one_line(command: &str) {
     // Output read only in part: the pipe closes under the writer.
     let mut child = Command::new(env!("CARGO_BIN_EXE_citemark"))
-        .args(["render"])
+        .args([command])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -260,4 +266,121 @@ fn stream_prints_one_patch_per_chunk_that_add_up_to_render() {
 fn stream_rejects_a_zero_chunk_size() {
     let out = citemark(&["stream", "--chunk-size", "0"], b"x");
     assert_one_line_error(&out, "--chunk-size");
+}
+
+/// The `append` fields of a stream's JSON lines, concatenated.
+fn appends(lines: &[serde_json::Value]) -> String {
+    lines.iter().filter_map(|p| p["append"].as_str()).collect()
+}
+
+fn patch_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each line is a JSON patch"))
+        .collect()
+}
+
+#[test]
+fn stream_writes_patches_while_stdin_is_still_open() {
+    let (first, rest) = ("Grüße aus **Köln** [1].\n\nThe next", " paragraph [2].\n");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_citemark"))
+        .args(["stream", "--chunk-size", "4"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(first.as_bytes())
+        .expect("first part written");
+    stdin.flush().expect("first part flushed");
+    // Lines go through a channel, so a binary that waits for EOF fails the
+    // test at the timeout instead of hanging it.
+    let stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+    let (sender, lines) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufRead::lines(stdout) {
+            let line = line.expect("UTF-8 output");
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let timeout = std::time::Duration::from_secs(10);
+    let line = lines
+        .recv_timeout(timeout)
+        .expect("a patch before stdin is closed");
+    let patch: serde_json::Value = serde_json::from_str(&line).expect("a JSON patch");
+    assert!(
+        patch["append"].is_string() && patch["tail"].is_string(),
+        "{line}"
+    );
+    let mut patches = vec![patch];
+    stdin.write_all(rest.as_bytes()).expect("rest written");
+    drop(stdin);
+    loop {
+        match lines.recv_timeout(timeout) {
+            Ok(line) => patches.push(serde_json::from_str(&line).expect("a JSON patch")),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(e) => panic!("no end to the output: {e}"),
+        }
+    }
+    reader.join().expect("stdout reader");
+    let out = child.wait_with_output().expect("the binary exits");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rendered = citemark(&["render"], format!("{first}{rest}").as_bytes());
+    let rendered = String::from_utf8(rendered.stdout).expect("UTF-8");
+    // finish() ends it: an empty tail, and the last paragraph appended.
+    let last = patches.last().expect("the finish patch");
+    assert_eq!(last["tail"], "");
+    let last_append = last["append"].as_str().expect("append");
+    assert!(last_append.contains("paragraph"), "{last_append}");
+    assert_eq!(appends(&patches), rendered);
+}
+
+#[test]
+fn stream_of_a_file_equals_stream_of_stdin() {
+    let answer = "Grüße **aus** Köln [1].\n\n- one\n- two <cite id=\"a\">x</cite>\n\n> end 🎉";
+    let file = temp_file("stream-file.md", answer);
+    let file = file.to_str().expect("UTF-8 temp path");
+    let from_file = citemark(&["stream", "--chunk-size", "3", file], b"");
+    let from_stdin = citemark(&["stream", "--chunk-size", "3"], answer.as_bytes());
+    assert!(from_file.status.success() && from_stdin.status.success());
+    let from_file = appends(&patch_lines(&from_file.stdout));
+    assert_eq!(from_file, appends(&patch_lines(&from_stdin.stdout)));
+    let rendered = citemark(&["render"], answer.as_bytes());
+    assert_eq!(from_file, String::from_utf8_lossy(&rendered.stdout));
+}
+
+#[test]
+fn stream_from_a_provider_adds_up_to_render() {
+    let fixture = adapter_fixture("gemini-web-search");
+    let args = ["--from", "gemini", fixture.as_str()];
+    let streamed = citemark(&[&["stream"], &args[..]].concat(), b"");
+    assert!(
+        streamed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&streamed.stderr)
+    );
+    let rendered = citemark(&[&["render"], &args[..]].concat(), b"");
+    assert_eq!(
+        appends(&patch_lines(&streamed.stdout)),
+        String::from_utf8_lossy(&rendered.stdout)
+    );
+}
+
+#[test]
+fn stream_input_errors_are_one_line() {
+    let out = citemark(&["stream", "/no/such/file.md"], b"");
+    assert_one_line_error(&out, "cannot read /no/such/file.md");
+    let out = citemark(&["stream", env!("CARGO_MANIFEST_DIR")], b"");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("cannot read"), "{stderr}");
 }

@@ -1,15 +1,17 @@
 //! The `citemark` command: a thin shell over the crate's public API.
 //!
 //! Reads markdown from a file or stdin, renders it, prints HTML (or the
-//! HTML and citation index as JSON); or streams it in chunks and prints
-//! each patch as a JSON line. Any error is one line on stderr and a
-//! non-zero exit.
+//! HTML and citation index as JSON); or streams it in chunks as it
+//! arrives and prints each patch as a JSON line at once. Any error is one
+//! line on stderr and a non-zero exit.
 
-use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::{ErrorKind, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use citemark::adapters::{adapt, Adapted, Provider, Warning};
+use citemark::adapters::{adapt, Provider, Warning};
+use citemark::{Options, Patch, Stream};
 use clap::{Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
@@ -117,10 +119,10 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Render(args) => render(args),
+        Command::Render(args) => render(args).and_then(|output| write_stdout(&output)),
         Command::Stream(args) => stream(args),
     };
-    match result.and_then(|output| write_stdout(&output)) {
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("citemark: {message}");
@@ -145,23 +147,24 @@ fn parse_provider(name: &str) -> Result<Provider, String> {
 
 /// The markdown and options `args` describe, and an adapter's warnings
 /// (already reported on stderr).
-fn prepare(args: &InputArgs) -> Result<(String, citemark::Options, Vec<Warning>), String> {
+fn prepare(args: &InputArgs) -> Result<(String, Options, Vec<Warning>), String> {
     let input = read_input(args.file.as_deref())?;
-    let (markdown, adapted) = match args.from {
-        Some(provider) => {
-            let response: serde_json::Value = serde_json::from_str(&input)
-                .map_err(|e| format!("{} response is not JSON: {e}", provider.name()))?;
-            let adapted = adapt(provider, &response);
-            for warning in &adapted.warnings {
-                eprintln!("citemark: warning: {}: {}", warning.path, warning.message);
-            }
-            (adapted.markdown.clone(), Some(adapted))
-        }
-        None => (input, None),
+    let Some(provider) = args.from else {
+        return Ok((input, options(args, Options::default())?, Vec::new()));
     };
-    let mut options = adapted
-        .as_ref()
-        .map_or_else(citemark::Options::default, Adapted::options)
+    let response: serde_json::Value = serde_json::from_str(&input)
+        .map_err(|e| format!("{} response is not JSON: {e}", provider.name()))?;
+    let adapted = adapt(provider, &response);
+    for warning in &adapted.warnings {
+        eprintln!("citemark: warning: {}: {}", warning.path, warning.message);
+    }
+    let options = options(args, adapted.options())?;
+    Ok((adapted.markdown, options, adapted.warnings))
+}
+
+/// `base` (the defaults, or an adapter's sources) with the flags applied.
+fn options(args: &InputArgs, base: Options) -> Result<Options, String> {
+    let mut options = base
         .with_mode(match args.mode {
             ModeArg::Link => citemark::Mode::Link,
             ModeArg::Button => citemark::Mode::Button,
@@ -185,8 +188,7 @@ fn prepare(args: &InputArgs) -> Result<(String, citemark::Options, Vec<Warning>)
             .with_sources_json(&json)
             .map_err(|e| format!("--sources {}: {e}", path.display()))?;
     }
-    let warnings = adapted.map(|a| a.warnings).unwrap_or_default();
-    Ok((markdown, options, warnings))
+    Ok(options)
 }
 
 fn render(args: RenderArgs) -> Result<String, String> {
@@ -206,37 +208,86 @@ fn render(args: RenderArgs) -> Result<String, String> {
     }
 }
 
-fn stream(args: StreamArgs) -> Result<String, String> {
-    let (markdown, options, _) = prepare(&args.input)?;
-    let mut stream = citemark::Stream::new(options);
-    let mut lines = String::new();
+/// Streams the input, writing each patch as soon as it exists: from a
+/// pipe, every read is pushed as it arrives (cut to `--chunk-size`), so a
+/// reader sees patches while the writer is still writing, and memory stays
+/// constant however long the input. A provider's response is JSON, so with
+/// `--from` it is read whole first, then pushed in chunks.
+fn stream(args: StreamArgs) -> Result<(), String> {
     let size = usize::try_from(args.chunk_size).unwrap_or(usize::MAX);
-    let patches = markdown
-        .as_bytes()
-        .chunks(size)
-        .map(|chunk| stream.push_bytes(chunk))
-        .collect::<Vec<_>>()
-        .into_iter()
-        .chain(std::iter::once_with(|| stream.finish()));
-    for patch in patches {
-        let line = serde_json::to_string(&patch).map_err(|e| format!("cannot write JSON: {e}"))?;
-        lines.push_str(&line);
-        lines.push('\n');
-    }
-    Ok(lines)
+    let mut out = std::io::stdout().lock();
+    let mut stream = if args.input.from.is_some() {
+        let (markdown, options, _) = prepare(&args.input)?;
+        let mut stream = Stream::new(options);
+        push_chunks(&mut stream, markdown.as_bytes(), size, &mut out)?;
+        stream
+    } else {
+        let mut stream = Stream::new(options(&args.input, Options::default())?);
+        let file = args.input.file.as_deref();
+        let mut input = open_input(file)?;
+        // A read returns what the pipe holds, up to this; the library joins
+        // a UTF-8 character split across reads.
+        let mut buffer = vec![0; 64 * 1024];
+        loop {
+            let read = match input.read(&mut buffer) {
+                Ok(0) => break,
+                Ok(read) => read,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => return Err(read_error(file, &e)),
+            };
+            push_chunks(&mut stream, &buffer[..read], size, &mut out)?;
+        }
+        stream
+    };
+    write_patch(&mut out, &stream.finish())
 }
 
-/// Reads the input, decoding invalid UTF-8 lossily (never rejected).
-fn read_input(file: Option<&std::path::Path>) -> Result<String, String> {
+/// Pushes `bytes` in `size`-byte chunks, writing each chunk's patch.
+fn push_chunks(
+    stream: &mut Stream,
+    bytes: &[u8],
+    size: usize,
+    out: &mut impl Write,
+) -> Result<(), String> {
+    bytes
+        .chunks(size)
+        .try_for_each(|chunk| write_patch(out, &stream.push_bytes(chunk)))
+}
+
+/// Writes `patch` as one JSON line and flushes it, so that a reader gets it
+/// now, not when a buffer fills. A closed or full stdout is an error.
+fn write_patch(out: &mut impl Write, patch: &Patch) -> Result<(), String> {
+    serde_json::to_writer(&mut *out, patch)
+        .map_err(std::io::Error::from)
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write the output: {e}"))
+}
+
+/// Reads the whole input, decoding invalid UTF-8 lossily (never rejected).
+fn read_input(file: Option<&Path>) -> Result<String, String> {
     let mut bytes = Vec::new();
-    match file {
-        None => std::io::stdin().read_to_end(&mut bytes).map(|_| ()),
-        Some(p) if p.as_os_str() == "-" => std::io::stdin().read_to_end(&mut bytes).map(|_| ()),
-        Some(p) => std::fs::read(p).map(|b| bytes = b),
-    }
-    .map_err(|e| match file {
-        Some(p) => format!("cannot read {}: {e}", p.display()),
-        None => format!("cannot read stdin: {e}"),
-    })?;
+    open_input(file)?
+        .read_to_end(&mut bytes)
+        .map_err(|e| read_error(file, &e))?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// FILE, or stdin for `-` or no FILE.
+fn open_input(file: Option<&Path>) -> Result<Box<dyn Read>, String> {
+    match file {
+        Some(path) if path.as_os_str() != "-" => match File::open(path) {
+            Ok(file) => Ok(Box::new(file)),
+            Err(e) => Err(read_error(Some(path), &e)),
+        },
+        _ => Ok(Box::new(std::io::stdin().lock())),
+    }
+}
+
+/// The one-line message for a failed open or read of the input.
+fn read_error(file: Option<&Path>, e: &std::io::Error) -> String {
+    match file {
+        Some(path) if path.as_os_str() != "-" => format!("cannot read {}: {e}", path.display()),
+        _ => format!("cannot read stdin: {e}"),
+    }
 }

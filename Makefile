@@ -6,6 +6,9 @@
 #               the npm package under Node and in Chromium, the demo, the example
 #               apps, hydration and XSS in Chromium
 #   make bench  criterion benchmarks (rendering vs pulldown-cmark; streaming), then make bench-node
+#   make bench-shapes  streaming by shape (code block, table, lists, quote, details, footnotes,
+#               late references; 16 and 256 KiB): bytes handed and time against one render
+#               (SHAPES=table,details SIZES=16,256 SHAPES_BUDGET_S=20 select; docs/performance.md)
 #   make bench-node  the npm package against other JS markdown renderers in Node (after make pkg)
 #   make test-browser  pkg/src's hydration entry points and XSS corpora in headless Chromium
 #   make pkg        the npm package's generated files (pkg/dist/: wasm + glue, default and lite)
@@ -19,7 +22,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test bench bench-node toolchain fmt lint doc test-browser pkg pkg-tools test-node size size-floor apps
+.PHONY: demo test bench bench-shapes bench-node toolchain fmt lint doc test-browser pkg pkg-tools test-node size size-floor apps
 
 ## Installs what the Rust checks need; idempotent and quick when present.
 toolchain:
@@ -57,6 +60,10 @@ test: fmt lint doc
 
 bench: toolchain bench-node
 	$(CARGO) bench --bench render --bench stream
+
+## docs/performance.md "Streaming by shape": a plain main (benches/shapes.rs), a few minutes.
+bench-shapes: toolchain
+	$(CARGO) bench --bench shapes
 
 ## Browser tests (README: Hydration): Debian's Chromium, installed when
 ## missing, driven by the pinned playwright-core. The samples are rendered by

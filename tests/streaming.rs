@@ -3,7 +3,7 @@
 //! one-shot render byte for byte, and their citations equal its index. The
 //! tail's quality is measured as the prefix rate (see `prefix_rate`).
 
-use citemark::{render, Occurrence, Options, Stream};
+use citemark::{render, Occurrence, Options, Step, Stream};
 use proptest::prelude::*;
 
 mod common;
@@ -219,4 +219,146 @@ fn prefix_rate() {
         without_footnotes.0, without_footnotes.1,
         "something shown without footnotes later changed (CITEMARK_SHOW_FLICKER=1 shows it):\n{report}"
     );
+}
+
+/// Random markdown around code blocks: fences of each kind and length,
+/// indented or not, closing or not, indented code with blank lines and
+/// tabs, and text that is markup outside code.
+fn code_markdown() -> impl Strategy<Value = String> {
+    let part = prop_oneof![
+        Just("```".to_owned()),
+        Just("```rust".to_owned()),
+        Just("````".to_owned()),
+        Just("~~~".to_owned()),
+        Just("  ```".to_owned()),
+        Just("    ".to_owned()),
+        Just("\t".to_owned()),
+        Just(" ".to_owned()),
+        Just("\n".to_owned()),
+        Just("\n\n".to_owned()),
+        Just("`".to_owned()),
+        Just("~".to_owned()),
+        Just("<b>&amp;".to_owned()),
+        Just("[1] **a**".to_owned()),
+        Just("- ".to_owned()),
+        Just("> ".to_owned()),
+        Just("\r\n".to_owned()),
+        "[a-z{}();]{1,5}",
+    ];
+    prop::collection::vec(part, 0..40).prop_map(|parts| parts.concat())
+}
+
+/// Streams `md` cut at `cuts`, checking each patch's steps against its
+/// `append` (they cover it, and open and close one code element at a
+/// time) and the stream's open end tags; returns the HTML.
+fn stream_checking_steps(
+    md: &str,
+    cuts: &[usize],
+    options: &Options,
+) -> Result<String, TestCaseError> {
+    let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (md.len() + 1)).collect();
+    cuts.sort_unstable();
+    let mut stream = Stream::new(options.clone());
+    let (mut html, mut from, mut depth) = (String::new(), 0, 0usize);
+    let mut check = |patch: &citemark::Patch, stream: &Stream| -> Result<(), TestCaseError> {
+        let mut at = 0;
+        for step in &patch.steps {
+            let (len, change) = match *step {
+                Step::Open(len) => (len, 1),
+                Step::Close(len) => (len, -1),
+                Step::Html(len) => (len, 0),
+                _ => unreachable!("no other steps yet"),
+            };
+            let piece = &patch.append[at..at + len];
+            match change {
+                1 => prop_assert!(piece.starts_with("<pre><code"), "{piece:?}"),
+                -1 => prop_assert_eq!(piece, "</code></pre>"),
+                _ => prop_assert!(
+                    !piece.contains("<pre>") && !piece.contains("</pre>") || depth == 0
+                ),
+            }
+            depth = depth
+                .checked_add_signed(change)
+                .expect("a close matches an open");
+            prop_assert!(depth <= 1);
+            at += len;
+        }
+        prop_assert_eq!(at, patch.append.len(), "steps cover append");
+        let expected = if depth == 1 { "</code></pre>" } else { "" };
+        prop_assert_eq!(stream.open_end_tags(), expected);
+        Ok(())
+    };
+    for &cut in cuts.iter().chain([&md.len()]) {
+        let patch = stream.push_bytes(&md.as_bytes()[from..cut.max(from)]);
+        from = cut.max(from);
+        check(&patch, &stream)?;
+        html.push_str(&patch.append);
+    }
+    let last = stream.finish();
+    check(&last, &stream)?;
+    prop_assert_eq!(depth, 0, "finish closes every element");
+    html.push_str(&last.append);
+    Ok(html)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(common::cases(500)))]
+
+    /// Code blocks are committed line by line inside their element: the
+    /// appends still equal the one-shot render, and the steps say where
+    /// the element opens and closes.
+    #[test]
+    fn code_blocks_stream_to_their_one_shot_render(
+        md in code_markdown(),
+        cuts in prop::collection::vec(any::<usize>(), 0..30),
+        options in common::options(),
+    ) {
+        let whole = render(&md, &options);
+        prop_assert_eq!(stream_checking_steps(&md, &cuts, &options)?, whole.html.clone());
+        let one_byte = stream_checking_steps(&md, &chunked(md.len(), 1), &options)?;
+        prop_assert_eq!(one_byte, whole.html, "1-byte chunks");
+    }
+}
+
+/// The bytes a host is handed while `message` streams in `size`-byte
+/// chunks with the tail after every push, per byte of its final HTML.
+fn handed_per_final_byte(message: &str, size: usize) -> f64 {
+    let options = Options::default();
+    let mut stream = Stream::new(options.clone());
+    let mut handed = 0;
+    for chunk in message.as_bytes().chunks(size) {
+        let patch = stream.push_bytes(chunk);
+        handed += patch.append.len() + patch.tail.map_or(0, |t| t.len());
+    }
+    handed += stream.finish().append.len();
+    handed as f64 / render(message, &options).html.len() as f64
+}
+
+/// A long code block is handed over once, line by line, not re-sent
+/// whole at every push: what the host gets per byte of final HTML stays
+/// flat from 16 KiB to 256 KiB (a line's tail is re-sent as it is typed).
+#[test]
+fn long_code_blocks_are_handed_over_once() {
+    let line =
+        "    let total = items.iter().map(|x| x.price * x.count).sum::<u64>(); // <sum> & more\n";
+    for (open, close) in [
+        ("```rust\n", "```\n"),
+        ("~~~~\n", "~~~~\n"),
+        ("    x\n", ""),
+    ] {
+        let body = |size: usize| {
+            let code: String = line.repeat(size / line.len() + 1);
+            format!("Code:\n\n{open}{code}{close}\nAfter.\n")
+        };
+        let small = handed_per_final_byte(&body(16 * 1024), 4);
+        let large = handed_per_final_byte(&body(256 * 1024), 4);
+        assert!(
+            small < 25.0 && large < 25.0,
+            "{open:?}: {small:.1} / {large:.1} bytes handed per final byte"
+        );
+        assert!(
+            large < small * 1.25,
+            "{open:?}: {small:.1} at 16 KiB, {large:.1} at 256 KiB"
+        );
+    }
 }

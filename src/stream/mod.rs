@@ -26,6 +26,7 @@
 //! tail (a [`Provisional`] head) until a definition could change them.
 
 mod boundary;
+mod frontier;
 mod preview;
 mod tail;
 
@@ -44,23 +45,63 @@ use crate::parse::{parse, parse_noting_broken_links, unix_line_endings};
 use crate::source::{Source, SourceOrder, SourceTable};
 use crate::{CitationIndex, Occurrence};
 use boundary::{early_cut, last_cut, Reached, UpTo, DECIDED_BY};
+pub use frontier::Step;
+use frontier::{fence_after_text, Frontier};
 
-/// What changed after a [`Stream::push`]: HTML to append for blocks now
-/// final, the HTML of the unfinished end to show in their place, and the
+/// What changed after a [`Stream::push`]: HTML to append for what is now
+/// final, the HTML of the unfinished end to show after it, and the
 /// citations that became final.
+///
+/// `append` may open an element that a later patch closes (a long code
+/// block is handed over line by line inside its `<pre><code>`); `steps`
+/// say where, for a host that builds a DOM (docs/streaming.md).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Patch {
-    /// HTML of blocks that are now final: append it; it never changes.
+    /// HTML that is now final: append it; it never changes. The appends of
+    /// every patch of a message, concatenated, are its
+    /// [`render`](crate::render).
     pub append: String,
-    /// HTML of the block(s) still being written: replace the previous tail
-    /// with it. `None` when the push deferred it (see
-    /// [`Stream::push_deferred`]); after [`Stream::finish`] it is empty.
+    /// `append` cut where it opens and closes elements, in order; empty
+    /// when `append` is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<Step>,
+    /// HTML of what is still being written: replace the previous tail with
+    /// it. It goes inside the innermost element left open (see
+    /// [`Stream::open_end_tags`]), after what was appended. `None` when the
+    /// push deferred it (see [`Stream::push_deferred`]); after
+    /// [`Stream::finish`] it is empty.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tail: Option<String>,
     /// The citation occurrences in `append`, in document order.
     pub citations: Vec<Occurrence>,
+}
+
+impl Patch {
+    /// Appends `html`, balanced, inside the innermost open element.
+    fn push_html(&mut self, html: &str) {
+        if html.is_empty() {
+            return;
+        }
+        self.append.push_str(html);
+        match self.steps.last_mut() {
+            Some(Step::Html(len)) => *len += html.len(),
+            _ => self.steps.push(Step::Html(html.len())),
+        }
+    }
+
+    /// Appends `html`, which opens an element.
+    fn push_open(&mut self, html: &str) {
+        self.append.push_str(html);
+        self.steps.push(Step::Open(html.len()));
+    }
+
+    /// Appends `end_tags`, which close the innermost open element.
+    fn push_close(&mut self, end_tags: &str) {
+        self.append.push_str(end_tags);
+        self.steps.push(Step::Close(end_tags.len()));
+    }
 }
 
 /// An incremental renderer for a message that arrives in chunks.
@@ -129,6 +170,12 @@ pub struct Stream {
     /// A definition or footnote came in while frozen: no provisional head
     /// any more (it could change the blocks in it).
     provisional_stopped: bool,
+    /// The code block whose element is open, when one is: the open text
+    /// is what is still to come of it.
+    frontier: Option<Frontier>,
+    /// No fence that interrupts a paragraph starts before this line of
+    /// `open` (its lines were looked at).
+    no_fence_before: usize,
 }
 
 /// The HTML of the blocks before `cut` in the open text of a frozen stream:
@@ -162,6 +209,8 @@ impl Stream {
             tail: tail::Tail::default(),
             provisional: None,
             provisional_stopped: false,
+            frontier: None,
+            no_fence_before: 0,
         }
     }
 
@@ -213,7 +262,9 @@ impl Stream {
                 && early_cut(&self.open, self.line_start)
                     .is_some_and(|cut| self.refused_cut != Some(cut))
         };
-        if newline.is_some() || early() {
+        // (Inside a code block, a line at the margin may end it as soon as
+        // it is typed.)
+        if newline.is_some() || early() || self.frontier.is_some() {
             self.commit(&mut patch);
         }
         patch
@@ -226,6 +277,9 @@ impl Stream {
     /// Its cost is bounded by what changed since the last call, mostly:
     /// plain words are added to the HTML kept from the last call.
     pub fn tail(&mut self) -> String {
+        if let Some(frontier) = &self.frontier {
+            return frontier.tail(&self.context(), &self.open);
+        }
         if let Some(provisional) = &self.provisional {
             if reaches_back(&self.open[provisional.cut..]) {
                 self.stop_provisional();
@@ -296,6 +350,9 @@ impl Stream {
     /// The tail rendered whole, as [`Stream::tail`] must show it.
     #[cfg(test)]
     fn whole_tail(&self) -> String {
+        if let Some(frontier) = &self.frontier {
+            return frontier.tail(&self.context(), &self.open);
+        }
         let shown = preview::preview(&self.open);
         self.context().render_open(&shown.text, None, None).html
     }
@@ -312,16 +369,21 @@ impl Stream {
             self.split_char.clear();
             self.open.push_str(&rest);
         }
+        let mut patch = Patch {
+            tail: Some(String::new()),
+            ..Patch::default()
+        };
+        if self.frontier.is_some() {
+            let end = self.open.len();
+            self.commit_inside(&mut patch, end, true);
+        }
         let open = std::mem::take(&mut self.open);
         self.line_start = 0;
         self.no_cut_before = 0;
+        self.no_fence_before = 0;
         self.tail.reset();
         let written = self.context().render_open(&open, None, None);
-        let mut patch = Patch {
-            append: written.html,
-            tail: Some(String::new()),
-            citations: Vec::new(),
-        };
+        patch.push_html(&written.html);
         self.absorb(written.index, &mut patch);
         self.committed += open.len();
         self.definitions.clear();
@@ -330,6 +392,29 @@ impl Stream {
         self.provisional = None;
         self.provisional_stopped = false;
         patch
+    }
+
+    /// The end tags of the elements that the appends so far leave open,
+    /// innermost first: the appends, then the tail, then these, are
+    /// balanced HTML (what a host that keeps a string shows). Empty when
+    /// nothing is open, as after [`Stream::finish`].
+    ///
+    /// # Examples
+    /// ```
+    /// use citemark::{Options, Stream};
+    ///
+    /// let mut stream = Stream::new(Options::default());
+    /// let mut html = stream.push("```rust\nfn main() {}\nlet x").append;
+    /// assert_eq!(html, "<pre><code class=\"language-rust\">fn main() {}\n");
+    /// html += &stream.tail();
+    /// html += stream.open_end_tags();
+    /// assert_eq!(html, "<pre><code class=\"language-rust\">fn main() {}\nlet x</code></pre>");
+    /// ```
+    pub fn open_end_tags(&self) -> &'static str {
+        match self.frontier {
+            Some(_) => frontier::END_TAGS,
+            None => "",
+        }
     }
 
     /// The citation index of the committed part of the message (all of it
@@ -377,9 +462,84 @@ impl Stream {
         String::from_utf8_lossy(&bytes).into_owned()
     }
 
+    /// Commits what is final in the open text: the blocks before the last
+    /// cut, and the lines of a code block (its element left open until it
+    /// ends).
+    fn commit(&mut self, patch: &mut Patch) {
+        loop {
+            if self.frontier.is_some() {
+                self.commit_inside(patch, self.line_start, false);
+                if self.frontier.is_some() {
+                    return;
+                }
+            }
+            self.commit_blocks(patch);
+            if !self.enter_frontier(patch) {
+                return;
+            }
+        }
+    }
+
+    /// Opens the element of a code block that starts the open text, or
+    /// that interrupts a paragraph at its start; `false` when there is
+    /// none yet.
+    fn enter_frontier(&mut self, patch: &mut Patch) -> bool {
+        if self.frozen || self.provisional.is_some() {
+            return false;
+        }
+        if let Some(fence) = fence_after_text(&self.open, self.no_fence_before, self.line_start) {
+            self.no_fence_before = fence;
+            if !self.commit_cut(fence, self.line_start, patch) {
+                self.no_fence_before = self.line_start;
+                return false;
+            }
+        } else {
+            self.no_fence_before = self.line_start;
+        }
+        let Some((open_html, opener_len, frontier)) =
+            Frontier::enter(&self.context(), &self.open, self.line_start)
+        else {
+            return false;
+        };
+        patch.push_open(&open_html);
+        self.drop_committed(opener_len);
+        self.frontier = Some(frontier);
+        true
+    }
+
+    /// Commits the finished lines of the open code block (those before
+    /// `complete`; at `at_end`, all), and closes its element when it ended.
+    fn commit_inside(&mut self, patch: &mut Patch, complete: usize, at_end: bool) {
+        let Some(frontier) = &self.frontier else {
+            return;
+        };
+        let committed = frontier.commit(&self.context(), &self.open, complete, at_end);
+        patch.push_html(&committed.html);
+        if committed.closed {
+            patch.push_close(frontier::END_TAGS);
+            patch.push_html("\n");
+            self.frontier = None;
+        }
+        self.drop_committed(committed.taken);
+    }
+
+    /// Forgets the first `len` bytes of the open text, now committed.
+    fn drop_committed(&mut self, len: usize) {
+        if len == 0 {
+            return;
+        }
+        self.open.drain(..len);
+        self.line_start -= len;
+        self.tail.reset();
+        self.committed += len;
+        self.refused_cut = None;
+        self.no_cut_before = 0;
+        self.no_fence_before = 0;
+    }
+
     /// Commits the blocks before the last cut in the open text, if they
     /// are final.
-    fn commit(&mut self, patch: &mut Patch) {
+    fn commit_blocks(&mut self, patch: &mut Patch) {
         if self.frozen && self.provisional_stopped {
             return;
         }
@@ -413,6 +573,12 @@ impl Stream {
             self.hold_provisionally(cut, end);
             return;
         }
+        self.commit_cut(cut, end, patch);
+    }
+
+    /// Commits the blocks of the open text before `cut` (the text up to
+    /// `end` being decided), if they are final; whether it did.
+    fn commit_cut(&mut self, cut: usize, end: usize, patch: &mut Patch) -> bool {
         let open = self.open[..end].to_owned();
         let reached = Cell::new(Reached::NotYet);
         let written = self
@@ -422,13 +588,13 @@ impl Stream {
             || self.open[..cut].contains("[^");
         if keeps_changing {
             self.frozen = true;
-            return;
+            return false;
         }
         if !written.closed_at_cut(reached.get()) {
             self.refused_cut = Some(cut);
-            return;
+            return false;
         }
-        patch.append.push_str(&written.html);
+        patch.push_html(&written.html);
         self.absorb(written.index, patch);
         for definition in written.new_definitions {
             self.definitions.push_str(definition.trim_end());
@@ -437,12 +603,8 @@ impl Stream {
         if !self.definitions.is_empty() && !self.definitions.ends_with("\n\n") {
             self.definitions.push('\n');
         }
-        self.open.drain(..cut);
-        self.line_start -= cut;
-        self.tail.reset();
-        self.committed += cut;
-        self.refused_cut = None;
-        self.no_cut_before = 0;
+        self.drop_committed(cut);
+        true
     }
 
     /// In a frozen stream: renders the blocks between the provisional head
@@ -591,25 +753,7 @@ impl RenderContext<'_> {
         let mut ambiguous_reference: Option<usize> = None;
         let markers_on = self.options.syntaxes.markers;
         let note_references = |link: BrokenLink<'_>| {
-            let marker_shaped = markers_on
-                && matches!(
-                    link.link_type,
-                    LinkType::Shortcut | LinkType::Collapsed | LinkType::Reference
-                )
-                && crate::cite::is_marker_label(&link.reference);
-            // (Followed by `(`, even a marker-shaped one changes what comes
-            // next once defined: `[a][1](…)` is a link then `(…)`, while
-            // undefined, `[1](…)` is an inline link.)
-            let before_paren = text
-                .get(link.span.end..)
-                .is_some_and(|rest| rest.starts_with('('));
-            // (pulldown-cmark reads `[1]\[1]` as a full reference: its text
-            // comes out differently once defined.)
-            let odd_reference = link.link_type == LinkType::Reference
-                && text
-                    .get(link.span.clone())
-                    .is_some_and(|s| !s.contains("]["));
-            if !marker_shaped || before_paren || odd_reference {
+            if may_change_when_defined(&link, &text, markers_on) {
                 let at = link.span.start.saturating_sub(base);
                 ambiguous_reference = Some(ambiguous_reference.map_or(at, |a| a.min(at)));
             }
@@ -792,6 +936,30 @@ pub(crate) fn has_any_byte(text: &str, bytes: &[u8]) -> bool {
         [a, b, c] => memchr::memchr3(a, b, c, haystack).is_some(),
         _ => haystack.iter().any(|b| bytes.contains(b)),
     }
+}
+
+/// Whether an undefined reference `link` in `text` renders differently
+/// once a later definition defines its label. Marker-shaped ones (`[1]`)
+/// are citations whatever comes later (a dialect rule: see the README),
+/// unless a `(` follows them: `[a][1](…)` is a link then `(…)` once
+/// defined, while undefined, `[1](…)` is an inline link. pulldown-cmark
+/// reads `[1]\[1]` as a full reference: its text comes out differently
+/// once defined.
+fn may_change_when_defined(link: &BrokenLink<'_>, text: &str, markers_on: bool) -> bool {
+    let marker_shaped = markers_on
+        && matches!(
+            link.link_type,
+            LinkType::Shortcut | LinkType::Collapsed | LinkType::Reference
+        )
+        && crate::cite::is_marker_label(&link.reference);
+    let before_paren = text
+        .get(link.span.end..)
+        .is_some_and(|rest| rest.starts_with('('));
+    let odd_reference = link.link_type == LinkType::Reference
+        && text
+            .get(link.span.clone())
+            .is_some_and(|s| !s.contains("]["));
+    !marker_shaped || before_paren || odd_reference
 }
 
 /// Up to how many bytes a search is a plain loop: a vectorized search

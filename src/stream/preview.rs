@@ -245,6 +245,11 @@ fn fence_of(line: &str) -> Option<Fence> {
     })
 }
 
+/// The character of the code fence that opens `line`, if it does.
+pub(super) fn fence_char(line: &str) -> Option<u8> {
+    fence_of(line).map(|fence| fence.char)
+}
+
 /// The fence left open at the end of `text`, if any.
 fn open_fence(text: &str) -> Option<Fence> {
     memchr::memchr2(b'`', b'~', text.as_bytes())?;

@@ -16,7 +16,10 @@ use std::ops::Range;
 
 use pulldown_cmark::Event;
 
-use super::{preview, FindLast, RenderContext};
+use pulldown_cmark_escape::escape_html_body_text;
+
+use super::preview::{self, Fence};
+use super::{has_any_byte, FindLast, RenderContext};
 use crate::cite::index::Offset;
 use crate::html::html_capacity;
 use crate::parse::{is_inline_end, is_inline_tag, parse};
@@ -43,10 +46,20 @@ pub enum Step {
 /// The code block committed line by line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Code {
-    /// A fenced code block: the fence's character.
-    Fenced(u8),
+    /// A fenced code block.
+    Fenced(Fence),
     /// An indented code block.
     Indented,
+}
+
+impl Code {
+    /// How many spaces of indentation a line of the block loses.
+    fn indent(self) -> usize {
+        match self {
+            Code::Fenced(fence) => fence.indent,
+            Code::Indented => 4,
+        }
+    }
 }
 
 /// The end tags that close a code block's element.
@@ -58,8 +71,8 @@ pub(super) struct Frontier {
     code: Code,
     /// The line that opened the block, as written.
     opener: String,
-    /// The HTML of the opener, the element's start (and an indented code
-    /// block's first line): what a render of the opener then lines starts
+    /// The HTML of the opener: the element's start (and an indented code
+    /// block's first line), what a render of the opener then lines starts
     /// with. (Code is text, escaped character by character: the lines'
     /// HTML follows it unchanged.)
     skeleton: String,
@@ -76,24 +89,16 @@ pub(super) struct Committed {
     pub(super) closed: bool,
 }
 
-/// A render of lines after an opener.
-struct Inside {
-    html: String,
-    /// Where, in the lines, the block ended, when the lines hold something
-    /// after it.
-    closed_at: Option<usize>,
-}
-
 /// The code block that `open` starts with, when its first line (a fence,
 /// or a line indented as code) is complete: its kind and the line's
 /// length.
 fn opener_at(open: &str, complete: usize) -> Option<(Code, usize)> {
     let first_end = open[..complete].find('\n')? + 1;
     let first = &open[..first_end];
-    if let Some(fence) = preview::fence_char(first) {
+    if let Some(fence) = preview::fence_of(first) {
         return Some((Code::Fenced(fence), first_end));
     }
-    (first.starts_with("    ") && !first.trim().is_empty()).then_some((Code::Indented, first_end))
+    (first.starts_with("    ") && !is_blank(first)).then_some((Code::Indented, first_end))
 }
 
 /// The start of the first complete line of `open`, at or after `from` (a
@@ -104,9 +109,9 @@ pub(super) fn fence_after_text(open: &str, from: usize, complete: usize) -> Opti
     let mut start = from;
     while start < complete {
         let end = start + open[start..complete].find('\n')? + 1;
-        if start > 0 && preview::fence_char(&open[start..end]).is_some() {
+        if start > 0 && preview::fence_of(&open[start..end]).is_some() {
             let before_start = open[..start - 1].find_last(b'\n').map_or(0, |i| i + 1);
-            if !open[before_start..start].trim().is_empty() {
+            if !is_blank(&open[before_start..start]) {
                 return Some(start);
             }
         }
@@ -153,87 +158,188 @@ impl Frontier {
         at_end: bool,
     ) -> Committed {
         if !at_end && self.typing_ends_block(open, complete) {
-            // (If the parser does not agree, the complete lines are taken.)
-            if let Some(end) = render_inside(context, &self.opener, open).closed_at {
-                return self.closing(context, open, end);
+            let ended = self.lines(context, open);
+            if ended.closed {
+                return ended;
             }
         }
         // Blank lines at the end may yet be part of the block or end it:
         // the next line that is not blank tells.
-        let settled = if at_end {
-            open.len()
-        } else {
-            without_blank_lines_at_end(&open[..complete]).len()
+        let decided = match at_end {
+            true => open.len(),
+            false => without_blank_lines_at_end(&open[..complete]).len(),
         };
-        if settled == 0 {
-            return Committed {
-                closed: at_end,
-                ..Committed::default()
-            };
-        }
-        let inside = render_inside(context, &self.opener, &open[..settled]);
+        let lines = &open[..decided];
+        let mut committed = match at_end {
+            // (At the end, the parser reads the last line: one without its
+            // newline is code only if it is not blank.)
+            true => self.parsed_lines(context, lines),
+            false => self.lines(context, lines),
+        };
+        committed.closed |= at_end;
+        committed
+    }
+
+    /// What `lines` add to the block: line by line where they are plain,
+    /// by the parser where not.
+    fn lines(&self, context: &RenderContext<'_>, lines: &str) -> Committed {
+        self.plain_lines(lines)
+            .unwrap_or_else(|| self.parsed_lines(context, lines))
+    }
+
+    /// [`Frontier::commit`] by the parser: `lines` rendered after the
+    /// opener, up to where the block ends.
+    fn parsed_lines(&self, context: &RenderContext<'_>, lines: &str) -> Committed {
+        let inside = render_inside(context, &self.opener, lines);
         match inside.closed_at {
-            Some(end) if end < settled => self.closing(context, open, end),
-            Some(end) => Committed {
-                taken: end,
-                html: self.lines_html(&inside.html),
-                closed: true,
-            },
+            Some(end) => {
+                let inside = match end < lines.len() {
+                    true => render_inside(context, &self.opener, &lines[..end]),
+                    false => inside,
+                };
+                Committed {
+                    taken: end,
+                    html: self.lines_html(&inside.html),
+                    closed: true,
+                }
+            }
             None => Committed {
-                taken: settled,
+                taken: lines.len(),
                 html: self.lines_html(&inside.html),
-                closed: at_end,
+                closed: false,
             },
         }
     }
 
-    /// The lines of `open` up to `end`, where the block ends.
-    fn closing(&self, context: &RenderContext<'_>, open: &str, end: usize) -> Committed {
-        let inside = render_inside(context, &self.opener, &open[..end]);
-        Committed {
-            taken: end,
-            html: self.lines_html(&inside.html),
-            closed: true,
+    /// [`Frontier::commit`] line by line, for lines that hold nothing the
+    /// parser reads in a way of its own (a tab in the indentation, a CR, a
+    /// NUL): `None` for others. A line of code loses the block's
+    /// indentation and is escaped; a fenced block ends after a closing
+    /// fence, an indented one before a line at the margin (the blank lines
+    /// before it are not its own).
+    fn plain_lines(&self, lines: &str) -> Option<Committed> {
+        if has_any_byte(lines, b"\0\r") {
+            return None;
         }
+        let indent = self.code.indent();
+        let mut committed = Committed {
+            html: String::with_capacity(lines.len() + lines.len() / 8),
+            ..Committed::default()
+        };
+        let mut blank_from = None;
+        let mut at = 0;
+        for line in lines.split_inclusive('\n') {
+            let spaces = line.bytes().take_while(|&b| b == b' ').count();
+            if line.as_bytes().get(spaces) == Some(&b'\t') && spaces < indent {
+                return None;
+            }
+            let blank = is_blank(line);
+            match self.code {
+                Code::Fenced(fence) if closes(fence, line)? => {
+                    committed.taken = at + line.len();
+                    committed.closed = true;
+                    return Some(committed);
+                }
+                Code::Indented if blank => {
+                    blank_from.get_or_insert(at);
+                }
+                Code::Indented if spaces < indent => {
+                    committed.taken = blank_from.unwrap_or(at);
+                    committed.closed = true;
+                    return Some(committed);
+                }
+                _ => {}
+            }
+            if !blank || matches!(self.code, Code::Fenced(_)) {
+                // (An indented block's blank lines are its own once a line
+                // of code follows them.)
+                let from = blank_from.take().unwrap_or(at);
+                for line in lines[from..at + line.len()].split_inclusive('\n') {
+                    let cut = line.bytes().take(indent).take_while(|&b| b == b' ').count();
+                    write_code(&mut committed.html, &line[cut..]);
+                }
+            }
+            at += line.len();
+            if blank_from.is_none() {
+                committed.taken = at;
+            }
+        }
+        Some(committed)
     }
 
     /// Whether the line being typed at the end of `open` already ends an
-    /// indented code block: it starts at the margin, after blank lines or
-    /// not. (A fence closes only with its line complete: "```x" is code.)
-    fn typing_ends_block(&self, open: &str, complete: usize) -> bool {
+    /// indented code block: it starts at the margin, with fewer than four
+    /// spaces (and no tab) before its first character. (A fence closes
+    /// only with its line complete: "```x" is code.)
+    pub(super) fn typing_ends_block(&self, open: &str, complete: usize) -> bool {
+        let typed = &open[complete..];
+        let spaces = typed.bytes().take_while(|&b| b == b' ').count();
         self.code == Code::Indented
-            && open[complete..]
+            && spaces < 4
+            && typed
                 .bytes()
-                .take(4)
-                .any(|b| !matches!(b, b' ' | b'\t'))
+                .nth(spaces)
+                .is_some_and(|b| !matches!(b, b' ' | b'\t'))
     }
 
     /// The part of `html` (a render of the opener then lines) that the
     /// lines add inside the element.
     fn lines_html(&self, html: &str) -> String {
-        let inner = html
-            .strip_prefix(self.skeleton.as_str())
-            .unwrap_or_default();
+        let inner = html.strip_prefix(self.skeleton.as_str()).unwrap_or_default();
         element_start(inner).unwrap_or_default().to_owned()
     }
 
     /// The HTML of `open`, the block's unfinished end, inside its element:
-    /// code as typed, but for a closing fence being typed.
+    /// the code as typed, but for a closing fence being typed and an
+    /// indented block's blank lines at the end.
     pub(super) fn tail(&self, context: &RenderContext<'_>, open: &str) -> String {
         let line_start = open.find_last(b'\n').map_or(0, |i| i + 1);
         let typed = open[line_start..].trim_start_matches(' ');
         let shown = match self.code {
-            Code::Fenced(fence) if !typed.is_empty() && typed.bytes().all(|b| b == fence) => {
+            Code::Fenced(fence) if !typed.is_empty() && typed.bytes().all(|b| b == fence.char) => {
                 &open[..line_start]
             }
-            _ => open,
+            Code::Fenced(_) => open,
+            Code::Indented => without_blank_lines_at_end(open),
         };
-        let inside = render_inside(context, &self.opener, shown);
-        match inside.closed_at {
-            Some(end) => self.closing(context, shown, end).html,
-            None => self.lines_html(&inside.html),
-        }
+        self.lines(context, shown).html
     }
+}
+
+/// Whether `line` closes the code block that `fence` opened: at most three
+/// spaces, then a run of the fence's character at least as long, then
+/// only spaces. `None` when a tab follows such a run (left to the parser).
+fn closes(fence: Fence, line: &str) -> Option<bool> {
+    let indent = line.bytes().take_while(|&b| b == b' ').count();
+    let rest = &line[indent..];
+    let run = rest.bytes().take_while(|&b| b == fence.char).count();
+    if indent > 3 || run < fence.len {
+        return Some(false);
+    }
+    let after = rest[run..].trim_end_matches('\n');
+    if after.contains('\t') {
+        return None;
+    }
+    Some(after.bytes().all(|b| b == b' '))
+}
+
+/// Whether `line` is blank as CommonMark reads it: spaces and tabs only.
+fn is_blank(line: &str) -> bool {
+    line.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+}
+
+/// Writes a line of code as the HTML writer writes text.
+fn write_code(html: &mut String, code: &str) {
+    // Writing to a String cannot fail.
+    let _ = escape_html_body_text(html, code);
+}
+
+/// A render of lines after an opener.
+struct Inside {
+    html: String,
+    /// Where, in the lines, the block ended, when the lines hold something
+    /// after it.
+    closed_at: Option<usize>,
 }
 
 /// `html`, a code block's HTML, without its end: the element's start and
@@ -247,7 +353,7 @@ fn without_blank_lines_at_end(text: &str) -> &str {
     let mut end = text.len();
     while end > 0 {
         let line_start = text[..end - 1].find_last(b'\n').map_or(0, |i| i + 1);
-        if !text[line_start..end].trim().is_empty() {
+        if !is_blank(&text[line_start..end]) {
             break;
         }
         end = line_start;
@@ -320,5 +426,86 @@ impl BlockEnd {
             .get(self.content_end.max(lines_start)..)
             .is_some_and(|rest| !rest.trim().is_empty());
         (self.followed || untaken).then(|| end.saturating_sub(lines_start))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cite::index::IndexBuilder;
+    use crate::html::SourceAttributes;
+    use crate::options::Options;
+    use crate::source::SourceOrder;
+    use proptest::prelude::*;
+    use std::cell::RefCell;
+
+    /// Whether committing `lines` after `opener` line by line gives what
+    /// the parser gives, wherever it gives anything. (As a commit does,
+    /// blank lines at the end wait.)
+    fn plain_is_parsed(opener: &str, lines: &str) -> Result<(), TestCaseError> {
+        let lines = without_blank_lines_at_end(lines);
+        let options = Options::default();
+        let order = SourceOrder::new(None);
+        let attributes = RefCell::new(SourceAttributes::default());
+        let index = IndexBuilder::new();
+        let context = RenderContext {
+            options: &options,
+            source_order: &order,
+            source_attributes: &attributes,
+            definitions: "",
+            committed: 0,
+            index: &index,
+        };
+        let open = [opener, lines].concat();
+        let Some((_, _, frontier)) = Frontier::enter(&context, &open, open.len()) else {
+            return Ok(());
+        };
+        if let Some(plain) = frontier.plain_lines(lines) {
+            let parsed = frontier.parsed_lines(&context, lines);
+            prop_assert_eq!(
+                (plain.closed, &plain.html),
+                (parsed.closed, &parsed.html),
+                "{:?} then {:?}",
+                opener,
+                lines
+            );
+            // (The parser's block may end before its closing fence's
+            // newline, a blank line for the blocks after it.)
+            let newline_after = lines[parsed.taken..].starts_with('\n');
+            prop_assert!(
+                plain.taken == parsed.taken || newline_after && plain.taken == parsed.taken + 1,
+                "{} taken, the parser took {}: {:?} then {:?}",
+                plain.taken,
+                parsed.taken,
+                opener,
+                lines
+            );
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(crate::stream::common::cases(2000)))]
+
+        #[test]
+        fn lines_committed_by_hand_are_what_the_parser_makes(
+            opener in prop_oneof![
+                Just("```\n"), Just("```rust\n"), Just("  ~~~~\n"), Just(" ````\n"), Just("    x\n"),
+                Just("   ```\n"), Just("    \tx\n"),
+            ],
+            lines in prop::collection::vec(
+                prop_oneof![
+                    Just("```"), Just("~~~~"), Just("````"), Just("    "), Just("  "), Just(" "),
+                    Just("\t"), Just("\n"), Just("x"), Just("<&>"), Just("`"), Just("\u{a0}"),
+                ],
+                0..24,
+            ),
+        ) {
+            let mut lines = lines.concat();
+            if !lines.is_empty() && !lines.ends_with('\n') {
+                lines.push('\n');
+            }
+            plain_is_parsed(opener, &lines)?;
+        }
     }
 }

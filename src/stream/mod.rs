@@ -262,9 +262,13 @@ impl Stream {
                 && early_cut(&self.open, self.line_start)
                     .is_some_and(|cut| self.refused_cut != Some(cut))
         };
-        // (Inside a code block, a line at the margin may end it as soon as
-        // it is typed.)
-        if newline.is_some() || early() || self.frontier.is_some() {
+        // (A line typed at the margin ends an indented code block at once.)
+        let ends_code = || {
+            self.frontier
+                .as_ref()
+                .is_some_and(|code| code.typing_ends_block(&self.open, self.line_start))
+        };
+        if newline.is_some() || early() || ends_code() {
             self.commit(&mut patch);
         }
         patch

@@ -222,15 +222,15 @@ pub(super) fn after_list_item(text: &str) -> Option<AfterListItem> {
 }
 
 /// A code fence: its character, length and indentation.
-#[derive(Debug, Clone, Copy)]
-struct Fence {
-    char: u8,
-    len: usize,
-    indent: usize,
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Fence {
+    pub(super) char: u8,
+    pub(super) len: usize,
+    pub(super) indent: usize,
 }
 
 /// The fence that opens a line, if any.
-fn fence_of(line: &str) -> Option<Fence> {
+pub(super) fn fence_of(line: &str) -> Option<Fence> {
     let indent = line.len() - line.trim_start_matches(' ').len();
     let rest = &line[indent..];
     let c = *rest.as_bytes().first()?;
@@ -243,11 +243,6 @@ fn fence_of(line: &str) -> Option<Fence> {
         len,
         indent,
     })
-}
-
-/// The character of the code fence that opens `line`, if it does.
-pub(super) fn fence_char(line: &str) -> Option<u8> {
-    fence_of(line).map(|fence| fence.char)
 }
 
 /// The fence left open at the end of `text`, if any.

@@ -78,4 +78,4 @@ pub use options::{
 };
 pub use render::{render, Rendered};
 pub use source::Source;
-pub use stream::{Patch, Step, Stream};
+pub use stream::{Patch, Step, Stream, StreamedHtml};

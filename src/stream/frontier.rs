@@ -285,7 +285,9 @@ impl Frontier {
     /// The part of `html` (a render of the opener then lines) that the
     /// lines add inside the element.
     fn lines_html(&self, html: &str) -> String {
-        let inner = html.strip_prefix(self.skeleton.as_str()).unwrap_or_default();
+        let inner = html
+            .strip_prefix(self.skeleton.as_str())
+            .unwrap_or_default();
         element_start(inner).unwrap_or_default().to_owned()
     }
 
@@ -325,7 +327,8 @@ fn closes(fence: Fence, line: &str) -> Option<bool> {
 
 /// Whether `line` is blank as CommonMark reads it: spaces and tabs only.
 fn is_blank(line: &str) -> bool {
-    line.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+    line.bytes()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
 }
 
 /// Writes a line of code as the HTML writer writes text.

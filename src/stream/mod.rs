@@ -54,14 +54,25 @@ use frontier::{fence_after_text, Frontier};
 ///
 /// `append` may open an element that a later patch closes (a long code
 /// block is handed over line by line inside its `<pre><code>`); `steps`
-/// say where, for a host that builds a DOM (docs/streaming.md).
+/// say where, for a host that builds a DOM. What was appended is final
+/// but after the *mark*: a late definition may change what came after it,
+/// and then a patch withdraws it (`rewind`) and appends it anew.
+/// [`StreamedHtml`] applies patches for a host that keeps a string;
+/// docs/streaming.md has the protocol.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Patch {
-    /// HTML that is now final: append it; it never changes. The appends of
-    /// every patch of a message, concatenated, are its
-    /// [`render`](crate::render).
+    /// First of all: withdraw the HTML appended since the mark, and the
+    /// citations that came with it (the mark stays where it is).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub rewind: bool,
+    /// Then: what was appended so far is final; the mark moves to its end.
+    /// Nothing is open there.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub mark: bool,
+    /// HTML to append. Without a rewind, the appends of every patch of a
+    /// message, concatenated, are its [`render`](crate::render).
     pub append: String,
     /// `append` cut where it opens and closes elements, in order; empty
     /// when `append` is.
@@ -76,6 +87,71 @@ pub struct Patch {
     pub tail: Option<String>,
     /// The citation occurrences in `append`, in document order.
     pub citations: Vec<Occurrence>,
+}
+
+/// For serde: leave out a flag that is not set.
+fn is_false(flag: &bool) -> bool {
+    !flag
+}
+
+/// A streamed message's HTML and citations as a host that keeps a string
+/// assembles them: every [`Patch`] applied in order. After
+/// [`Stream::finish`]'s patch, it holds [`render`](crate::render)'s HTML
+/// and index occurrences.
+///
+/// # Examples
+/// ```
+/// use citemark::{render, Options, Stream, StreamedHtml};
+///
+/// let message = "Revenue grew [1].\n\n```sql\nselect 1;\n```\n";
+/// let mut stream = Stream::new(Options::default());
+/// let mut html = StreamedHtml::default();
+/// for chunk in ["Revenue grew [1].\n\n```s", "ql\nselect 1;\n", "```\n"] {
+///     let patch = stream.push(chunk);
+///     html.apply(&patch);
+///     // What a reader sees now: balanced HTML.
+///     let _shown = html.view(patch.tail.as_deref().unwrap_or(""), &stream);
+/// }
+/// html.apply(&stream.finish());
+/// assert_eq!(html.html(), render(message, &Options::default()).html);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StreamedHtml {
+    html: String,
+    citations: Vec<Occurrence>,
+    /// The lengths of `html` and `citations` at the mark.
+    mark: (usize, usize),
+}
+
+impl StreamedHtml {
+    /// Applies `patch`: a rewind, a mark, then its HTML and citations.
+    pub fn apply(&mut self, patch: &Patch) {
+        if patch.rewind {
+            self.html.truncate(self.mark.0);
+            self.citations.truncate(self.mark.1);
+        }
+        if patch.mark {
+            self.mark = (self.html.len(), self.citations.len());
+        }
+        self.html.push_str(&patch.append);
+        self.citations.extend_from_slice(&patch.citations);
+    }
+
+    /// The HTML appended so far (elements may be left open).
+    pub fn html(&self) -> &str {
+        &self.html
+    }
+
+    /// The citation occurrences in it, in order.
+    pub fn citations(&self) -> &[Occurrence] {
+        &self.citations
+    }
+
+    /// What a reader sees: the HTML so far, then `tail` (the last patch's,
+    /// or [`Stream::tail`]), then the end tags of what is left open.
+    pub fn view(&self, tail: &str, stream: &Stream) -> String {
+        [self.html.as_str(), tail, stream.open_end_tags()].concat()
+    }
 }
 
 impl Patch {

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use citemark::{Images, Mode, Occurrence, Options, RawHtml, Source, Stream};
+use citemark::{Images, Mode, Occurrence, Options, RawHtml, Source, Stream, StreamedHtml};
 use proptest::prelude::*;
 
 /// The files in `tests/<dir>` ending in `.<extension>`, sorted.
@@ -224,18 +224,16 @@ pub fn options_with_images() -> impl Strategy<Value = Options> {
 }
 
 /// Streams `message` in pieces ending at `cuts` (ascending byte offsets),
-/// then finishes; returns all the appended HTML and all the citations.
+/// then finishes; returns the HTML and citations a host that keeps a
+/// string assembles from the patches.
 pub fn streamed_at(message: &str, cuts: &[usize], options: &Options) -> (String, Vec<Occurrence>) {
     let mut stream = Stream::new(options.clone());
-    let (mut html, mut citations, mut from) = (String::new(), Vec::new(), 0);
+    let mut assembled = StreamedHtml::default();
+    let mut from = 0;
     for &cut in cuts.iter().chain([&message.len()]) {
-        let patch = stream.push_bytes(&message.as_bytes()[from..cut.max(from)]);
+        assembled.apply(&stream.push_bytes(&message.as_bytes()[from..cut.max(from)]));
         from = cut.max(from);
-        html.push_str(&patch.append);
-        citations.extend(patch.citations);
     }
-    let last = stream.finish();
-    html.push_str(&last.append);
-    citations.extend(last.citations);
-    (html, citations)
+    assembled.apply(&stream.finish());
+    (assembled.html().to_owned(), assembled.citations().to_vec())
 }

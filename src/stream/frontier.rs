@@ -277,8 +277,8 @@ impl Frontier {
         self.code == Code::Indented
             && spaces < 4
             && typed
-                .bytes()
-                .nth(spaces)
+                .as_bytes()
+                .get(spaces)
                 .is_some_and(|b| !matches!(b, b' ' | b'\t'))
     }
 

@@ -85,11 +85,49 @@ export interface Rendered {
   citations: CitationIndex;
 }
 
-/** What changed after a `push`. */
+/**
+ * One piece of a patch's `append`, by its length in UTF-16 code units (a JS
+ * string's indices; the crate counts UTF-8 bytes): the steps of a patch are
+ * consecutive and cover all of `append`.
+ * - `{open: n}`: the next `n` units open an element (`<pre><code class="language-rust">`)
+ *   and may hold its first content; the new innermost open element is the last
+ *   element inserted, then its last child while that is an element.
+ * - `{html: n}`: balanced HTML, appended inside the innermost open element
+ *   (the message's root when none is open).
+ * - `{close: n}`: the end tags of the innermost open element (`</code></pre>`).
+ */
+export type Step = { open: number } | { html: number } | { close: number };
+
+/**
+ * What changed after a `push`, applied in this order (`citemark/dom`'s
+ * `mountPatches` applies patches to an element; docs/streaming.md has the protocol):
+ * `rewind`, `mark`, `append` cut by `steps`, then `tail`.
+ */
 export interface Patch {
-  /** HTML of blocks now final: append it; it never changes. */
+  /**
+   * First: withdraw the HTML appended since the mark, and the citations that
+   * came with it (the mark stays). Present only when `true`.
+   */
+  rewind?: true;
+  /**
+   * Then: what was appended so far is final; remember this place (no element
+   * is open there). Present only when `true`.
+   */
+  mark?: true;
+  /**
+   * HTML to append. It may open an element that a later patch closes (a long
+   * code block arrives line by line inside its `<pre><code>`): without a
+   * rewind, the appends of every patch concatenated are `render`'s HTML.
+   */
   append: string;
-  /** HTML of the unfinished end: replace the previous tail with it. Absent after `pushDeferred`; `""` after `finish`. */
+  /** `append` cut where it opens and closes elements; `[]` when `append` is `""`. */
+  steps: Step[];
+  /**
+   * HTML of the unfinished end: replace the previous tail with it. It goes
+   * inside the innermost open element, after its content (a string host shows
+   * the appends, then `tail`, then `stream.openEndTags()`). Absent after
+   * `pushDeferred`; `""` after `finish`.
+   */
   tail?: string;
   /** The citation occurrences in `append`, in document order. */
   citations: Occurrence[];
@@ -100,7 +138,7 @@ export interface PatchWithTail extends Patch {
   tail: string;
 }
 
-/** An incremental renderer: the appends plus the last tail equal `render` of the whole message. */
+/** An incremental renderer: the appends (with rewinds applied) plus the last tail equal `render` of the whole message. */
 export interface Stream {
   /** Adds a chunk; returns what became final and the new tail. */
   push(chunk: string): PatchWithTail;
@@ -108,6 +146,11 @@ export interface Stream {
   pushDeferred(chunk: string): Patch;
   /** HTML of the unfinished end, with syntax still being typed held back. */
   tail(): string;
+  /**
+   * The end tags of the elements the appends leave open (`"</code></pre>"` while a
+   * code block streams, else `""`): a string host shows appends + tail + these.
+   */
+  openEndTags(): string;
   /** Ends the message: everything left is appended. */
   finish(): PatchWithTail;
   /** Replaces the sources (`null`: not known yet). */

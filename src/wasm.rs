@@ -4,23 +4,34 @@
 //! text (the package's JavaScript glue runs `JSON.stringify` on the way in
 //! and `JSON.parse` on the way out), except HTML, which crosses as a plain
 //! string (escaping it into JSON and parsing it back would cost more than
-//! rendering it); every function maps to one crate call. An `Err` is a one-line message naming the bad value's path
+//! rendering it), and a patch's steps, which cross as numbers in UTF-16
+//! units (see [`Parts::take_steps`]); every function maps to one crate
+//! call. An `Err` is a one-line message naming the bad value's path
 //! ([`Error::message_at`](crate::Error::message_at)); the glue throws it as
 //! a JS `TypeError`. Nothing here panics.
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
 use crate::adapters::{adapt as adapt_response, Provider};
-use crate::{Options, Patch, Rendered, Stream};
+use crate::{Options, Patch, Rendered, Step, Stream};
 
 /// A result in parts: HTML (`html` of a render, `append` of a patch), a
-/// patch's `tail`, and the citations as JSON. Each part is taken once.
+/// patch's `steps`, `tail`, `rewind` and `mark`, and the citations as
+/// JSON. Each part is taken once.
 #[wasm_bindgen]
 pub struct Parts {
     html: String,
+    steps: Vec<u32>,
     tail: Option<String>,
     citations: String,
+    /// `Patch.rewind` (bit 0) and `Patch.mark` (bit 1).
+    flags: u32,
 }
+
+/// `Parts::flags`: the patch withdraws what was appended since the mark.
+const REWIND: u32 = 1;
+/// `Parts::flags`: the patch marks what was appended so far as final.
+const MARK: u32 = 2;
 
 #[wasm_bindgen]
 impl Parts {
@@ -28,6 +39,20 @@ impl Parts {
     #[wasm_bindgen(js_name = takeHtml)]
     pub fn take_html(&mut self) -> String {
         std::mem::take(&mut self.html)
+    }
+
+    /// `Patch.steps` as pairs `[kind, length, kind, length, …]`: kind 0
+    /// opens an element, 1 is balanced HTML, 2 closes the innermost open
+    /// element; lengths in UTF-16 code units of `append` (a JS string's
+    /// indices), not the crate's UTF-8 bytes. Empty for a render.
+    #[wasm_bindgen(js_name = takeSteps)]
+    pub fn take_steps(&mut self) -> Vec<u32> {
+        std::mem::take(&mut self.steps)
+    }
+
+    /// `Patch.rewind` (bit 0) and `Patch.mark` (bit 1); 0 for a render.
+    pub fn flags(&self) -> u32 {
+        self.flags
     }
 
     /// `Patch.tail`; `undefined` when deferred or for a render.
@@ -48,17 +73,41 @@ impl Parts {
         Ok(Parts {
             citations: to_json(&rendered.citations)?,
             html: rendered.html,
+            steps: Vec::new(),
             tail: None,
+            flags: 0,
         })
     }
 
     fn of_patch(patch: Patch) -> Result<Parts, String> {
+        let flags = (u32::from(patch.rewind) * REWIND) | (u32::from(patch.mark) * MARK);
         Ok(Parts {
             citations: to_json(&patch.citations)?,
+            steps: utf16_steps(&patch.append, &patch.steps),
             html: patch.append,
             tail: patch.tail,
+            flags,
         })
     }
+}
+
+/// `steps` (UTF-8 byte lengths of `append`) as [`Parts::take_steps`] hands
+/// them over: kind and UTF-16 length, pair by pair.
+fn utf16_steps(append: &str, steps: &[Step]) -> Vec<u32> {
+    let mut out = Vec::with_capacity(steps.len() * 2);
+    let mut at = 0;
+    for step in steps {
+        let (kind, len) = match *step {
+            Step::Open(len) => (0, len),
+            Step::Html(len) => (1, len),
+            Step::Close(len) => (2, len),
+        };
+        let piece = append.get(at..at + len).unwrap_or_default();
+        at += len;
+        let units = piece.encode_utf16().count();
+        out.extend([kind, u32::try_from(units).unwrap_or(u32::MAX)]);
+    }
+    out
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> Result<String, String> {
@@ -106,8 +155,9 @@ impl WasmStream {
         })
     }
 
-    /// [`Stream::push`]: the `Patch`'s `tail`; its `append` and
-    /// `citations` wait in [`WasmStream::committed`]. (Most pushes commit
+    /// [`Stream::push`]: the `Patch`'s `tail`; the rest of it (`append`,
+    /// `steps`, `citations`, `rewind`, `mark`) waits in
+    /// [`WasmStream::committed`]. (Most pushes commit
     /// nothing: then only the tail crosses the boundary.)
     pub fn push(&mut self, chunk: &str) -> Result<String, String> {
         let mut patch = self.inner.push(chunk);
@@ -116,7 +166,7 @@ impl WasmStream {
         Ok(tail)
     }
 
-    /// [`Stream::push_deferred`]: its `append` and `citations` wait in
+    /// [`Stream::push_deferred`]: its patch waits in
     /// [`WasmStream::committed`].
     #[wasm_bindgen(js_name = pushDeferred)]
     pub fn push_deferred(&mut self, chunk: &str) -> Result<(), String> {
@@ -124,8 +174,8 @@ impl WasmStream {
         self.keep_committed(patch)
     }
 
-    /// The last push's `append` and `citations`, or `undefined` when it
-    /// committed nothing.
+    /// The last push's `append`, `steps`, `citations`, `rewind` and
+    /// `mark`, or `undefined` when it committed nothing.
     pub fn committed(&mut self) -> Option<Parts> {
         self.committed.take()
     }
@@ -133,6 +183,12 @@ impl WasmStream {
     /// [`Stream::tail`].
     pub fn tail(&mut self) -> String {
         self.inner.tail()
+    }
+
+    /// [`Stream::open_end_tags`].
+    #[wasm_bindgen(js_name = openEndTags)]
+    pub fn open_end_tags(&self) -> String {
+        self.inner.open_end_tags().to_owned()
     }
 
     /// [`Stream::finish`]: the last `Patch`.
@@ -158,7 +214,9 @@ impl WasmStream {
 
 impl WasmStream {
     fn keep_committed(&mut self, patch: Patch) -> Result<(), String> {
-        self.committed = match patch.append.is_empty() && patch.citations.is_empty() {
+        let empty =
+            patch.append.is_empty() && patch.citations.is_empty() && !patch.rewind && !patch.mark;
+        self.committed = match empty {
             true => None,
             false => Some(Parts::of_patch(patch)?),
         };

@@ -77,16 +77,65 @@ function rendered(parts) {
   }
 }
 
-/** A patch's parts as `{append, tail?, citations}`, freeing the wasm object. */
+const STEP_KINDS = ["open", "html", "close"];
+const REWIND = 1;
+const MARK = 2;
+
+/**
+ * A patch's parts as `{append, steps, tail?, citations, rewind?, mark?}`
+ * (`rewind` and `mark` only when set, as the crate's serde JSON has them),
+ * freeing the wasm object. Step lengths are UTF-16 units of `append`.
+ */
 function patch(parts) {
   try {
     const append = parts.takeHtml();
+    const pairs = parts.takeSteps();
+    const steps = [];
+    for (let i = 0; i < pairs.length; i += 2) steps.push({ [STEP_KINDS[pairs[i]]]: pairs[i + 1] });
+    const flags = parts.flags();
     const tail = parts.takeTail();
     const citations = JSON.parse(parts.takeCitations());
-    return tail === undefined ? { append, citations } : { append, tail, citations };
+    return withFlags(flags, tail === undefined ? { append, steps, citations } : { append, steps, tail, citations });
   } finally {
     parts.free();
   }
+}
+
+/** `fields` with `rewind: true` and `mark: true` first, when `flags` has them. */
+function withFlags(flags, fields) {
+  if (!flags) return fields;
+  return {
+    ...(flags & REWIND ? { rewind: true } : {}),
+    ...(flags & MARK ? { mark: true } : {}),
+    ...fields,
+  };
+}
+
+/** A patch that changes nothing. */
+const nothing = () => ({ append: "", steps: [], citations: [] });
+
+/**
+ * `first` then `last` as one patch, for `finish` when a held surrogate had
+ * to be pushed first. Exact for a last patch: a rewind in `last` withdraws
+ * `first`'s append (everything after `first`'s mark, or since the old
+ * mark); a mark in `last` after `first` appended is dropped, since nothing
+ * comes after `finish` to rewind to it.
+ */
+function concat(first, last) {
+  let flags = 0;
+  let head = { append: "", steps: [], citations: [] };
+  if (last.rewind) {
+    flags = first.mark ? (first.rewind ? REWIND : 0) | MARK : REWIND | (last.mark ? MARK : 0);
+  } else {
+    flags = (first.rewind ? REWIND : 0) | (first.mark || (last.mark && first.append === "") ? MARK : 0);
+    head = first;
+  }
+  return withFlags(flags, {
+    append: head.append + last.append,
+    steps: head.steps.concat(last.steps),
+    tail: last.tail,
+    citations: head.citations.concat(last.citations),
+  });
 }
 
 export function makeApi(glue, payload) {
@@ -165,21 +214,24 @@ export function makeApi(glue, payload) {
     push(chunk) {
       const text = this.#take(chunk);
       const tail = call(() => this.#inner.push(text));
-      const { append, citations } = this.#committed();
-      return { append, tail, citations };
+      const { append, steps, citations, ...flags } = this.#committed();
+      return { ...flags, append, steps, tail, citations };
     }
     pushDeferred(chunk) {
       const text = this.#take(chunk);
       call(() => this.#inner.pushDeferred(text));
       return this.#committed();
     }
-    /** The last push's `{append, citations}` (most pushes commit nothing). */
+    /** The last push's patch without its tail (most pushes commit nothing). */
     #committed() {
       const parts = this.#inner.committed();
-      return parts === undefined ? { append: "", citations: [] } : patch(parts);
+      return parts === undefined ? nothing() : patch(parts);
     }
     tail() {
       return this.#inner.tail();
+    }
+    openEndTags() {
+      return this.#inner.openEndTags();
     }
     finish() {
       if (this.#held) {
@@ -188,12 +240,7 @@ export function makeApi(glue, payload) {
         this.#held = "";
         call(() => this.#inner.pushDeferred(held));
         const first = this.#committed();
-        const last = patch(call(() => this.#inner.finish()));
-        return {
-          append: first.append + last.append,
-          tail: last.tail,
-          citations: first.citations.concat(last.citations),
-        };
+        return concat(first, patch(call(() => this.#inner.finish())));
       }
       return patch(call(() => this.#inner.finish()));
     }

@@ -1,7 +1,7 @@
 // Compiled by `tsc -p types-test` (never run): the declarations must accept
 // what the README shows and reject what the crate rejects.
 import { adapt, createStream, init, ready, render } from "citemark";
-import type { Adapted, CitationIndex, Occurrence, Options, Patch, Source, SourceUse, Stream } from "citemark";
+import type { Adapted, CitationIndex, Occurrence, Options, Patch, Source, SourceUse, Step, Stream } from "citemark";
 import { render as renderLite } from "citemark/lite";
 
 const sources: Source[] = [
@@ -42,6 +42,10 @@ const patch = stream.push("Hello [1]");
 const tail: string = patch.tail;
 const deferred: Patch = stream.pushDeferred(" world\n\n");
 const maybeTail: string | undefined = deferred.tail;
+const steps: Step[] = patch.steps;
+const units: number = steps.reduce((sum, step) => sum + ("open" in step ? step.open : "html" in step ? step.html : step.close), 0);
+const rewound: boolean = patch.rewind === true && deferred.mark === true;
+const shown: string = patch.append + patch.tail + stream.openEndTags();
 stream.setSources(sources);
 stream.setSources(null);
 const last = stream.finish();
@@ -65,5 +69,7 @@ render("x", { sources: [{ index: "1" }] });
 render("x", { rawHtml: "dangerouslyPassThrough" });
 // @ts-expect-error: unknown provider
 adapt("bard", {});
+// @ts-expect-error: a step is open, html or close
+const badStep: Step = { text: 3 };
 
-export { warned, html, ordinal, kind, used, again, tail, maybeTail, last, idx, loaded };
+export { warned, html, ordinal, kind, used, again, tail, maybeTail, units, rewound, shown, badStep, last, idx, loaded };

@@ -155,3 +155,53 @@ export async function pageResult(url, timeout = 60000) {
     await browser.close();
   }
 }
+
+/**
+ * Patches assembled as a host that keeps a string does (the crate's
+ * `StreamedHtml`): `rewind` cuts back to the mark, `mark` moves it, then
+ * `append` and `citations` are added. Also checks each patch's steps: they
+ * cover `append` in UTF-16 units, open only elements, and close what is open.
+ */
+export class Assembly {
+  html = "";
+  citations = [];
+  /** The open elements' opening pieces, innermost last. */
+  open = [];
+  #mark = { html: 0, citations: 0 };
+
+  apply(patch, where = "") {
+    if (patch.rewind) {
+      assert.equal(this.open.length, 0, `${where}: a rewind with an element open`);
+      this.html = this.html.slice(0, this.#mark.html);
+      this.citations.length = this.#mark.citations;
+    }
+    if (patch.mark) {
+      assert.equal(this.open.length, 0, `${where}: a mark with an element open`);
+      this.#mark = { html: this.html.length, citations: this.citations.length };
+    }
+    assert.equal(patch.steps.length === 0, patch.append === "", `${where}: steps empty exactly when append is`);
+    let at = 0;
+    for (const step of patch.steps) {
+      const [[kind, length]] = Object.entries(step);
+      assert.ok(Number.isInteger(length) && length > 0, `${where}: step ${JSON.stringify(step)}`);
+      const piece = patch.append.slice(at, at + length);
+      assert.equal(piece.length, length, `${where}: step ${JSON.stringify(step)} past the end of append`);
+      // A step never cuts a surrogate pair (its length counts UTF-16 units).
+      const low = (i) => piece.charCodeAt(i) >= 0xdc00 && piece.charCodeAt(i) <= 0xdfff;
+      assert.ok(!low(0), `${where}: step ${JSON.stringify(step)} starts inside a surrogate pair`);
+      if (kind === "open") {
+        assert.match(piece, /^<[a-z]/, `${where}: an open step opens an element`);
+        this.open.push(piece);
+      } else if (kind === "close") {
+        assert.match(piece, /^(<\/[a-z0-9]+>)+$/, `${where}: a close step is end tags`);
+        assert.ok(this.open.pop() !== undefined, `${where}: a close step with nothing open`);
+      } else {
+        assert.equal(kind, "html", `${where}: step kind`);
+      }
+      at += length;
+    }
+    assert.equal(at, patch.append.length, `${where}: the steps cover append`);
+    this.html += patch.append;
+    this.citations.push(...patch.citations);
+  }
+}

@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 import * as citemark from "citemark";
 import * as lite from "citemark/lite";
-import { adapterFixtures, chunks, samples, snapshot } from "./helpers.mjs";
+import { Assembly, adapterFixtures, chunks, samples, snapshot } from "./helpers.mjs";
 
 const MODES = [
   ["link", false, "link"],
@@ -51,8 +51,8 @@ test("lite renders as the default entry does with rawHtml escape, and never pass
 
 function streamed(entry, markdown, options, size, deferred) {
   const stream = entry.createStream(options);
-  let html = "";
-  const occurrences = [];
+  // Appends with rewinds applied, each patch's steps checked.
+  const assembly = new Assembly();
   for (const chunk of chunks(markdown, size)) {
     const patch = deferred ? stream.pushDeferred(chunk) : stream.push(chunk);
     if (deferred) {
@@ -61,16 +61,14 @@ function streamed(entry, markdown, options, size, deferred) {
     } else {
       assert.equal(typeof patch.tail, "string");
     }
-    html += patch.append;
-    occurrences.push(...patch.citations);
+    assembly.apply(patch);
   }
   const last = stream.finish();
   assert.equal(last.tail, "");
-  html += last.append;
-  occurrences.push(...last.citations);
+  assembly.apply(last);
   const index = stream.citationIndex();
   stream.free();
-  return { html, occurrences, index };
+  return { html: assembly.html, occurrences: assembly.citations, index };
 }
 
 test("createStream at several chunk sizes equals render", () => {

@@ -1,0 +1,167 @@
+// Patches as the package hands them to JavaScript: steps in UTF-16 units that
+// cover `append` (emoji and CJK in code and prose), the string assembly equal
+// to render for code-block answers, the tail of an open code block inside it,
+// and `rewind`/`mark` present only when set.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import * as citemark from "citemark";
+import * as lite from "citemark/lite";
+import { Assembly, chunks } from "./helpers.mjs";
+
+const CODE = [
+  "Intro with 😀 emoji, 漢字かな and 𝄞 [1].",
+  "",
+  "```rust",
+  "// 注释 😀😀 with a 🎉 and 𝄞𝄞",
+  'fn main() { println!("héllo 世界 <b>&amp;</b>"); }',
+  "let s = \"🙂\";",
+  "```",
+  "",
+  "Between: 中文段落 with <cite id=\"call_1\">a cite 🚀</cite>.",
+  "",
+  // (Non-ASCII after an indented block's first line: see the todo below.)
+  "    indented 😀 code",
+  "    more code",
+  "",
+  "| a | 表 |",
+  "| - | - |",
+  "| 😀 | x |",
+  "",
+  "~~~",
+  "tilde fence 🎉",
+  "",
+  "after a blank line 漢",
+  "~~~",
+  "",
+  "- list 😀",
+  "- item [2]",
+  "",
+  "The end 🏁.",
+  "",
+].join("\n");
+
+/** A code block of about `bytes` bytes of mixed scripts, then a paragraph. */
+function longCode(bytes) {
+  const lines = [];
+  for (let i = 0, size = 0; size < bytes; i++) {
+    const line = `let v${i} = "😀 漢字 ${i}"; // <tag> & é`;
+    lines.push(line);
+    size += Buffer.byteLength(line) + 1;
+  }
+  return `Before [1].\n\n\`\`\`js\n${lines.join("\n")}\n\`\`\`\n\nAfter 🏁.\n`;
+}
+
+/** Streams `markdown` in `size`-unit chunks; checks every patch; returns the assembly and the views. */
+function stream(entry, markdown, size, options = {}) {
+  const s = entry.createStream(options);
+  const assembly = new Assembly();
+  let push = 0;
+  let maxTail = 0;
+  for (const chunk of chunks(markdown, size)) {
+    const patch = s.push(chunk);
+    const where = `push ${++push} (${JSON.stringify(chunk)})`;
+    assert.deepEqual(
+      Object.keys(patch).filter((k) => !["rewind", "mark", "append", "steps", "tail", "citations"].includes(k)),
+      [],
+      `${where}: patch keys`,
+    );
+    for (const flag of ["rewind", "mark"]) {
+      if (flag in patch) assert.equal(patch[flag], true, `${where}: ${flag} is present only when true`);
+    }
+    assembly.apply(patch, where);
+    // The open elements' end tags, as the stream says them.
+    assert.equal(s.openEndTags(), assembly.open.length ? "</code></pre>" : "", `${where}: openEndTags`);
+    if (assembly.open.length) {
+      // The tail goes inside the open <pre><code>: the line being typed, no block of its own.
+      assert.doesNotMatch(patch.tail, /<pre|<\/code>/, `${where}: the tail of an open code block is its text`);
+      maxTail = Math.max(maxTail, patch.tail.length);
+    }
+  }
+  const last = s.finish();
+  assembly.apply(last, "finish");
+  assert.equal(last.tail, "");
+  assert.equal(s.openEndTags(), "");
+  assert.deepEqual(assembly.open, [], "nothing left open after finish");
+  s.free();
+  return { assembly, maxTail };
+}
+
+test("steps cover append in UTF-16 units, with emoji and CJK in code and prose", () => {
+  for (const entry of [citemark, lite]) {
+    const whole = entry.render(CODE);
+    for (const size of [1, 3, 4, 7, 64, CODE.length]) {
+      const { assembly } = stream(entry, CODE, size);
+      assert.equal(assembly.html, whole.html, `chunks of ${size}`);
+      assert.deepStrictEqual(assembly.citations, whole.citations.occurrences, `chunks of ${size}`);
+    }
+  }
+  // The self-check: the code blocks were handed over open, piece by piece.
+  const s = citemark.createStream();
+  const patches = chunks(CODE, 4).map((c) => s.push(c));
+  const kinds = new Set(patches.flatMap((p) => p.steps.flatMap(Object.keys)));
+  assert.deepEqual([...kinds].sort(), ["close", "html", "open"]);
+  const opens = patches.flatMap((p) => {
+    let at = 0;
+    return p.steps.flatMap((step) => {
+      const [[kind, n]] = Object.entries(step);
+      const piece = p.append.slice(at, (at += n));
+      return kind === "open" ? [piece] : [];
+    });
+  });
+  assert.ok(opens.some((piece) => piece.startsWith('<pre><code class="language-rust">')), JSON.stringify(opens));
+  s.free();
+});
+
+test("the string assembly of a long code block equals render; appends are not re-sent", () => {
+  const markdown = longCode(100_000);
+  const whole = citemark.render(markdown);
+  for (const size of [4, 61]) {
+    const s = citemark.createStream();
+    const assembly = new Assembly();
+    let appended = 0;
+    let maxTail = 0;
+    for (const chunk of chunks(markdown, size)) {
+      const patch = s.push(chunk);
+      assembly.apply(patch);
+      appended += patch.append.length;
+      if (assembly.open.length) maxTail = Math.max(maxTail, patch.tail.length);
+    }
+    const last = s.finish();
+    assembly.apply(last);
+    appended += last.append.length;
+    assert.equal(assembly.html, whole.html, `chunks of ${size}`);
+    // Each byte of HTML is handed over once, and the tail is the line being typed.
+    assert.equal(appended, whole.html.length, `chunks of ${size}: appended once`);
+    assert.ok(maxTail < 200, `chunks of ${size}: the longest tail inside the code block is ${maxTail}`);
+    s.free();
+  }
+});
+
+test("pushDeferred and finish carry steps too; a held surrogate at finish", () => {
+  const markdown = "```\ncode 😀\n";
+  const s = citemark.createStream();
+  const assembly = new Assembly();
+  for (const chunk of chunks(markdown, 2)) {
+    const patch = s.pushDeferred(chunk);
+    assert.equal(patch.tail, undefined);
+    assembly.apply(patch);
+  }
+  // A chunk ending in a lone high surrogate: finish makes it U+FFFD, as render does.
+  const held = s.pushDeferred("\ud83d");
+  assembly.apply(held);
+  const last = s.finish();
+  assembly.apply(last);
+  assert.equal(assembly.html, citemark.render(markdown + "\ud83d").html);
+  assert.deepEqual(assembly.open, []);
+});
+
+// A known bug of the crate's streaming core, not of this package: a line of an
+// indented code block after its first, typed up to a non-ASCII character,
+// panics in src/stream/frontier.rs (`without_blank_lines_at_end` slices at
+// `end - 1`, inside the character); under wasm the panic is `unreachable`.
+test("indented code with non-ASCII after its first line streams", { todo: "crate bug: frontier.rs without_blank_lines_at_end" }, () => {
+  const markdown = "    a\n    漢 b 😀\n";
+  const { assembly } = stream(citemark, markdown, 1);
+  assert.equal(assembly.html, citemark.render(markdown).html);
+});

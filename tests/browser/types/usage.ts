@@ -4,6 +4,7 @@ import { hydrate, citationOf, isSafeHref, type Citation, type CitationIndex } fr
 import { citations as action } from "../../../pkg/src/svelte.js";
 import { useCitationPortals, useCitations } from "../../../pkg/src/react.js";
 import type { Occurrence, SourceUse } from "../../../pkg/src/types.js";
+import { mountPatches, mountStream, type PatchView, type StreamView } from "../../../pkg/src/dom.js";
 import { createElement, useRef, type ReactPortal } from "react";
 
 declare const index: CitationIndex;
@@ -40,6 +41,20 @@ export function Message({ html, citations }: { html: string; citations: Citation
   return createElement("div", null, createElement("div", { ref, dangerouslySetInnerHTML: { __html: html } }), icons);
 }
 
+const view: StreamView = mountStream(root, { sources: null, mode: "icon" });
+const pushed: string = view.push("Hello [1").tail;
+view.pushDeferred(" world");
+view.paint();
+view.setSources([{ id: "a", title: "A" }]);
+const finalTail: string = view.finish().tail;
+const cited: number = view.citationIndex().occurrences.length + view.citations().length;
+view.destroy();
+const patches: PatchView = mountPatches(root);
+patches.apply({ append: "<pre><code>x\n", steps: [{ open: 11 }, { html: 2 }], tail: "y" });
+patches.apply({ rewind: true, mark: true });
+patches.setTail("<p>z</p>");
+const withLite: StreamView = mountStream(root, null, { api: { createStream: (options) => view.stream } });
+
 // What the declarations must reject.
 // @ts-expect-error: kind is a closed set
 const badKind: Citation["kind"] = "footnote";
@@ -47,5 +62,9 @@ const badKind: Citation["kind"] = "footnote";
 hydrate(root, index, { resolve: () => "https://example.org" });
 // @ts-expect-error: the Svelte action needs the index
 action(root, { onActivate: () => undefined });
+// @ts-expect-error: a step is open, html or close
+patches.apply({ append: "x", steps: [{ text: 1 }] });
+// @ts-expect-error: options are checked as render's are
+mountStream(root, { mode: "fancy" });
 
-void [tip, pure, safe, uses, badKind];
+void [tip, pure, safe, uses, badKind, pushed, finalTail, cited, withLite];

@@ -1,0 +1,79 @@
+import type { CitationIndex, Occurrence, Options, Patch, PatchWithTail, Source, Step, Stream } from "../index.js";
+
+export type { CitationIndex, Occurrence, Options, Patch, PatchWithTail, Source, Step, Stream };
+
+/**
+ * A patch as `mountPatches` takes it: a `Patch`, or one made by hand (a host
+ * with its own stream, a test). Absent fields are empty or false; absent
+ * `steps` with a non-empty `append` is one `{html}` step.
+ */
+export interface PatchLike {
+  rewind?: boolean;
+  mark?: boolean;
+  append?: string;
+  /** In UTF-16 units of `append`, covering all of it. */
+  steps?: Step[];
+  /** Absent: the tail shown stays (unless something was appended: then none shows until `setTail`). */
+  tail?: string;
+  citations?: Occurrence[];
+}
+
+/** What `mountPatches` returns: the element and what applies patches to it. */
+export interface PatchView {
+  readonly element: Element;
+  /**
+   * Applies one patch: `rewind` (removes the tail and the root's children
+   * added since the mark), `mark`, `append` by its steps, then `tail`.
+   * @throws TypeError when the steps do not cover `append`, or close nothing.
+   */
+  apply(patch: PatchLike): void;
+  /** Replaces the tail (`stream.tail()` at a frame after `pushDeferred`); nothing happens when it is unchanged. */
+  setTail(html: string): void;
+  /** The citation occurrences appended so far (rewinds applied), in order. */
+  citations(): Occurrence[];
+}
+
+/**
+ * Applies patches to `element`, which it empties first and then owns:
+ * each patch's HTML is parsed once and added (in the context of the element
+ * it goes into), and only the tail's own nodes are replaced.
+ */
+export function mountPatches(element: Element): PatchView;
+
+/** Where `mountStream` gets its stream: `import * as lite from "citemark/lite"`. */
+export interface MountOptions {
+  api?: { createStream(options?: Options | null): Stream };
+}
+
+/** A message streaming into an element. */
+export interface StreamView {
+  readonly element: Element;
+  /** The stream underneath (for `openEndTags`, say). */
+  readonly stream: Stream;
+  /** Renders `chunk` and applies the patch (returned, for its citations). */
+  push(chunk: string): PatchWithTail;
+  /**
+   * Like `push` without the tail (what was appended shows at once); call
+   * `paint()` once per animation frame to show the tail.
+   */
+  pushDeferred(chunk: string): Patch;
+  /** Shows the tail, when a `pushDeferred` came since the last one; otherwise does nothing. */
+  paint(): void;
+  /** Ends the message: the rest is appended and the tail removed. */
+  finish(): PatchWithTail;
+  /** Replaces the sources; the tail is rendered again with them (what was appended stays). */
+  setSources(sources: Source[] | null): void;
+  /** The stream's citation index: what was appended (all of it after `finish`). */
+  citationIndex(): CitationIndex;
+  /** The citation occurrences appended so far, in order. */
+  citations(): Occurrence[];
+  /** Frees the stream's WebAssembly memory; the element keeps its content. */
+  destroy(): void;
+}
+
+/**
+ * Streams a message into `element` (emptied first) with a stream created
+ * with `options` (by this package's default entry, or `api.createStream`).
+ * @throws TypeError when `options` do not fit `Options`.
+ */
+export function mountStream(element: Element, options?: Options | null, mount?: MountOptions): StreamView;

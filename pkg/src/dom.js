@@ -1,0 +1,227 @@
+// citemark/dom: applies a stream's patches to an element, with DOM work
+// proportional to each patch: what is appended is parsed once and added,
+// only the tail's own nodes are replaced, nothing is parsed twice.
+//
+// The patch protocol (index.d.ts `Patch`, docs/streaming.md): `rewind`
+// withdraws what was appended since the mark, `mark` remembers this place
+// (nothing is open there), `append` cut by `steps` opens elements (`open`),
+// adds balanced HTML inside the innermost open one (`html`) and closes it
+// (`close`), and `tail` replaces the last tail inside the innermost open
+// element. Step lengths are UTF-16 units of `append`.
+
+import { createStream } from "./index.js";
+
+const ELEMENT = 1;
+
+function describe(value) {
+  if (value === null) return "null";
+  return typeof value === "object" ? (Array.isArray(value) ? "an array" : "an object") : `${typeof value} ${String(value)}`;
+}
+
+/**
+ * Appends `html` at the end of `parent`, parsed with `parent` as its context
+ * (a `<tr>` into a `<tbody>` stays a `<tr>`); returns the first node it
+ * inserted, or null when it inserted none.
+ */
+function insert(parent, html) {
+  const last = parent.lastChild;
+  parent.insertAdjacentHTML("beforeend", html);
+  return last ? last.nextSibling : parent.firstChild;
+}
+
+/** Removes `first` and every node after it in its parent. */
+function removeFrom(first) {
+  for (let node = first; node; ) {
+    const next = node.nextSibling;
+    node.remove();
+    node = next;
+  }
+}
+
+/** The element an open step opened: the last element it inserted, then each last child that is an element. */
+function openedElement(parent, first) {
+  let element = null;
+  for (let node = parent.lastChild; node; node = node === first ? null : node.previousSibling) {
+    if (node.nodeType === ELEMENT) {
+      element = node;
+      break;
+    }
+  }
+  if (!element) return null;
+  while (element.lastChild?.nodeType === ELEMENT) element = element.lastChild;
+  return element;
+}
+
+/**
+ * Closes `element` by `endTags` (`</tbody>\n</table>\n`): each end tag
+ * moves out one element, text between them goes where the parser would put
+ * it (the `\n` into the `<table>`, after the `<tbody>`), never above `root`.
+ */
+function close(element, endTags, root) {
+  let node = element;
+  for (const [token] of endTags.matchAll(/<\/[^>]*>|[^<]+/g)) {
+    if (token.startsWith("</")) {
+      if (node !== root) node = node.parentNode;
+    } else {
+      node.append(token);
+    }
+  }
+}
+
+/** The steps of `patch`, checked to cover its `append`. */
+function stepsOf(patch) {
+  const { append, steps } = patch;
+  if (steps === undefined || steps.length === 0) return append ? [["html", append.length]] : [];
+  if (!Array.isArray(steps)) throw new TypeError(`patch.steps: expected an array, got ${describe(steps)}`);
+  let total = 0;
+  const out = steps.map((step, i) => {
+    const entries = step && typeof step === "object" ? Object.entries(step) : [];
+    const [kind, length] = entries.length === 1 ? entries[0] : [];
+    if (!["open", "html", "close"].includes(kind) || !Number.isInteger(length) || length < 0) {
+      throw new TypeError(`patch.steps[${i}]: expected {open|html|close: length}, got ${JSON.stringify(step)}`);
+    }
+    total += length;
+    return [kind, length];
+  });
+  if (total !== append.length) {
+    throw new TypeError(`patch.steps: cover ${total} units of append, which has ${append.length}`);
+  }
+  return out;
+}
+
+/**
+ * Applies patches to `element`, which it empties first and then owns.
+ * Returns `{apply(patch), setTail(html), citations(), element}`.
+ */
+export function mountPatches(element) {
+  const root = element;
+  root.replaceChildren();
+  /** The open elements, innermost last (`root` when none). */
+  let open = [];
+  /** The tail's HTML and where its nodes start (null: it has none), or null when none is shown. */
+  let tail = null;
+  /** The committed citation occurrences. */
+  const citations = [];
+  /** The root's child count and the citations' count at the mark. */
+  let mark = { children: 0, citations: 0 };
+
+  const innermost = () => (open.length ? open[open.length - 1] : root);
+
+  function removeTail() {
+    if (tail?.first) removeFrom(tail.first);
+    tail = null;
+  }
+
+  function setTail(html) {
+    if (typeof html !== "string") throw new TypeError(`tail: expected a string, got ${describe(html)}`);
+    if (tail?.html === html) return;
+    removeTail();
+    tail = { html, first: html ? insert(innermost(), html) : null };
+  }
+
+  function apply(patch) {
+    if (!patch || typeof patch !== "object") throw new TypeError(`patch: expected an object, got ${describe(patch)}`);
+    const append = patch.append ?? "";
+    if (typeof append !== "string") throw new TypeError(`patch.append: expected a string, got ${describe(append)}`);
+    const steps = stepsOf({ append, steps: patch.steps });
+    if (patch.rewind || patch.mark || append) removeTail();
+    if (patch.rewind) {
+      while (root.childNodes.length > mark.children) root.lastChild.remove();
+      citations.length = mark.citations;
+      open = [];
+    }
+    if (patch.mark) mark = { children: root.childNodes.length, citations: citations.length };
+    let at = 0;
+    for (const [kind, length] of steps) {
+      const piece = append.slice(at, at + length);
+      at += length;
+      if (kind === "close") {
+        if (!open.length) throw new TypeError("patch.steps: a close step with no element open");
+        close(open.pop(), piece, root);
+      } else if (kind === "open") {
+        const parent = innermost();
+        const opened = openedElement(parent, insert(parent, piece));
+        if (!opened) throw new TypeError(`patch.steps: an open step inserted no element: ${JSON.stringify(piece)}`);
+        open.push(opened);
+      } else if (piece) {
+        insert(innermost(), piece);
+      }
+    }
+    if (patch.citations) citations.push(...patch.citations);
+    if (patch.tail !== undefined) setTail(patch.tail);
+  }
+
+  return {
+    element: root,
+    apply,
+    setTail,
+    /** The citation occurrences appended so far (rewinds applied), in order. */
+    citations: () => citations.slice(),
+  };
+}
+
+/**
+ * Streams a message into `element` (emptied first): a stream created with
+ * `options` (by `api.createStream`, default this package's default entry),
+ * each patch applied with `mountPatches`.
+ */
+export function mountStream(element, options, { api } = {}) {
+  const stream = (api ? api.createStream : createStream)(options);
+  const view = mountPatches(element);
+  let stale = false;
+  let finished = false;
+  let destroyed = false;
+
+  function live(what) {
+    if (destroyed) throw new Error(`citemark/dom: ${what} after destroy()`);
+    if (finished) throw new Error(`citemark/dom: ${what} after finish()`);
+  }
+
+  return {
+    element,
+    stream,
+    push(chunk) {
+      live("push");
+      const patch = stream.push(chunk);
+      view.apply(patch);
+      stale = false;
+      return patch;
+    },
+    pushDeferred(chunk) {
+      live("pushDeferred");
+      const patch = stream.pushDeferred(chunk);
+      view.apply(patch);
+      stale = true;
+      return patch;
+    },
+    paint() {
+      if (!stale || finished || destroyed) return;
+      stale = false;
+      view.setTail(stream.tail());
+    },
+    finish() {
+      live("finish");
+      const patch = stream.finish();
+      view.apply(patch);
+      finished = true;
+      stale = false;
+      return patch;
+    },
+    setSources(sources) {
+      if (destroyed) throw new Error("citemark/dom: setSources after destroy()");
+      stream.setSources(sources);
+      // The tail is rendered again against the new sources (what was appended stays).
+      if (!finished) view.setTail(stream.tail());
+    },
+    citationIndex() {
+      if (destroyed) throw new Error("citemark/dom: citationIndex after destroy()");
+      return stream.citationIndex();
+    },
+    citations: view.citations,
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      stream.free();
+    },
+  };
+}

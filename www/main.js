@@ -37,7 +37,7 @@ function addTurn(turn) {
   const article = el(
     "article",
     { className: "message assistant" },
-    el("div", { className: "body" }, el("div", { className: "committed" }), el("div", { className: "tail" })),
+    el("div", { className: "body" }),
     el("section", { className: "grounding", hidden: true }),
   );
   article.dataset.state = "streaming";

@@ -4,8 +4,13 @@
 // The view keeps the markdown received so far; the HTML is a function of that
 // text and the mode. Switching modes therefore replays the same text into a
 // fresh stream, mid-stream or after the end alike.
+//
+// citemark/dom applies each patch to the message's body: what became final is
+// parsed once and appended (a code block line by line, inside its open
+// <pre><code>), and the tail, the unfinished end, is painted once per
+// animation frame however many chunks arrived in it.
 
-import { createStream } from "citemark";
+import { mountStream } from "citemark/dom";
 import { hydrate } from "citemark/hydrate";
 import { renderOptions } from "./conversation.js";
 import { el } from "./dom.js";
@@ -13,7 +18,10 @@ import { el } from "./dom.js";
 export class MessageView {
   #text = "";
   #finished = false;
-  #stream = null;
+  /** The body's stream (citemark/dom). */
+  #view = null;
+  /** The animation frame that will paint the tail, when one is asked for. */
+  #frame = 0;
   #handle;
   #options;
 
@@ -24,15 +32,15 @@ export class MessageView {
   constructor(element, { sources, mode, turn, onActivate, onHover }) {
     this.element = element;
     this.body = element.querySelector(".body");
-    this.committed = element.querySelector(".committed");
-    this.tailBox = element.querySelector(".tail");
     this.grounding = element.querySelector(".grounding");
     this.#options = (m) => renderOptions(sources, m, turn);
     this.mode = mode;
     this.#restart();
     // One delegated listener for the whole message: the streamed HTML below
     // it changes all the time, and nothing needs re-binding.
-    this.#handle = hydrate(this.body, this.#stream.citationIndex(), { onActivate });
+    // The tail's citations are clickable too: their occurrence is null until
+    // they are appended and the index has them.
+    this.#handle = hydrate(this.body, this.#view.citationIndex(), { onActivate });
     const hover = (event) => onHover(this.#handle.citationOf(event.target));
     this.body.addEventListener("mouseover", hover);
     this.body.addEventListener("focusin", hover);
@@ -40,16 +48,26 @@ export class MessageView {
     this.body.addEventListener("focusout", () => onHover(null));
   }
 
-  /** A chunk from the model: append what became final, replace the tail. */
+  /**
+   * A chunk from the model: what became final is appended at once; the tail
+   * and the sources list wait for the next animation frame.
+   */
   push(chunk) {
     this.#text += chunk;
-    this.#apply(this.#stream.push(chunk));
+    this.#view.pushDeferred(chunk);
+    this.#frame ||= requestAnimationFrame(() => {
+      this.#frame = 0;
+      this.#view.paint();
+      this.#show();
+    });
   }
 
   /** The model is done: the rest becomes final. */
   finish() {
+    this.#cancelFrame();
     this.#finished = true;
-    this.#apply(this.#stream.finish());
+    this.#view.finish();
+    this.#show();
     this.element.dataset.state = "done";
   }
 
@@ -57,28 +75,26 @@ export class MessageView {
   setMode(mode) {
     this.mode = mode;
     this.#restart();
-    if (this.#text) this.#apply(this.#stream.push(this.#text));
-    if (this.#finished) this.#apply(this.#stream.finish());
+    if (this.#text) this.#view.push(this.#text);
+    if (this.#finished) this.#view.finish();
+    this.#show();
   }
 
   #restart() {
-    this.#stream?.free();
-    this.#stream = createStream(this.#options(this.mode));
-    this.committed.replaceChildren();
-    this.tailBox.replaceChildren();
+    this.#cancelFrame();
+    this.#view?.destroy();
+    this.#view = mountStream(this.body, this.#options(this.mode));
     this.#show();
   }
 
-  #apply(patch) {
-    // Appended blocks never change: parse and add only the new ones.
-    if (patch.append) this.committed.insertAdjacentHTML("beforeend", patch.append);
-    this.tailBox.innerHTML = patch.tail;
-    this.#show();
+  #cancelFrame() {
+    if (this.#frame) cancelAnimationFrame(this.#frame);
+    this.#frame = 0;
   }
 
   /** Brings the hydration and the sources list up to date with the index. */
   #show() {
-    const index = this.#stream.citationIndex();
+    const index = this.#view.citationIndex();
     this.#handle?.update(index);
     renderGrounding(this.grounding, index, this.#finished);
   }

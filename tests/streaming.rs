@@ -243,7 +243,7 @@ fn code_markdown() -> impl Strategy<Value = String> {
         Just("- ".to_owned()),
         Just("> ".to_owned()),
         Just("\r\n".to_owned()),
-        "[a-z{}();]{1,5}",
+        "[a-z{}();é更😀]{1,5}",
     ];
     prop::collection::vec(part, 0..40).prop_map(|parts| parts.concat())
 }

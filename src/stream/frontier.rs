@@ -355,7 +355,8 @@ fn element_start(html: &str) -> Option<&str> {
 fn without_blank_lines_at_end(text: &str) -> &str {
     let mut end = text.len();
     while end > 0 {
-        let line_start = text[..end - 1].find_last(b'\n').map_or(0, |i| i + 1);
+        let line = text[..end].strip_suffix('\n').unwrap_or(&text[..end]);
+        let line_start = line.find_last(b'\n').map_or(0, |i| i + 1);
         if !is_blank(&text[line_start..end]) {
             break;
         }

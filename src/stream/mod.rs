@@ -236,16 +236,14 @@ pub struct Stream {
     /// No candidate cut starts before this line of `open` (its lines were
     /// looked at): a long block is not walked again at every newline.
     no_cut_before: usize,
-    /// Something that a later part of the message could still change was
-    /// committed-to-be (see the module docs): no more commits until finish.
-    frozen: bool,
     /// What the tail keeps between pushes.
     tail: tail::Tail,
-    /// While frozen: the finished blocks at the start of the open text.
-    provisional: Option<Provisional>,
-    /// A definition or footnote came in while frozen: no provisional head
-    /// any more (it could change the blocks in it).
-    provisional_stopped: bool,
+    /// What was committed since the mark, while a later definition may
+    /// still change it.
+    since_mark: SinceMark,
+    /// A commit that may change later waits for the next patch, which can
+    /// mark the place before it (see [`SinceMark::text`]).
+    deferred: bool,
     /// The code block whose element is open, when one is: the open text
     /// is what is still to come of it.
     frontier: Option<Frontier>,
@@ -254,15 +252,37 @@ pub struct Stream {
     no_fence_before: usize,
 }
 
-/// The HTML of the blocks before `cut` in the open text of a frozen stream:
-/// what a commit would have appended, held in the tail because a later
-/// definition may yet change it.
-#[derive(Debug, Clone)]
-struct Provisional {
-    cut: usize,
-    html: String,
-    /// The citation state after the blocks.
+/// What was committed since the mark (see [`Patch::mark`]).
+///
+/// A block holding a reference that nothing defines yet (`[guide][g]`,
+/// `[citation needed]`), or a footnote, is committed as it reads now: the
+/// mark stays before it, and the text since the mark is kept. When a
+/// definition comes later, or at the end when footnotes were committed,
+/// the stream rewinds to the mark and renders that text again, once, with
+/// everything the message defines.
+#[derive(Debug, Clone, Default)]
+struct SinceMark {
+    /// The message since the mark, while `recording`: what a rewind
+    /// renders again.
+    text: String,
+    /// Whether `text` holds all that was committed since the mark. (Inside
+    /// a code block with nothing awaiting a definition, it is let go.)
+    recording: bool,
+    /// The citation state at the mark.
     index: IndexBuilder,
+    /// How much of the committed definitions came before the mark (a
+    /// definition before a marker-shaped reference makes it a link).
+    definitions: usize,
+    /// Something committed since the mark reads differently once a later
+    /// definition defines its label.
+    awaiting: bool,
+    /// A footnote (reference or definition) was committed since the mark:
+    /// footnotes are numbered across the message, so the end rewinds.
+    footnotes: bool,
+    /// A definition came after something awaiting one: rewind before the
+    /// next block that is not a definition (so that definitions written
+    /// one after the other cost one rewind).
+    rewind: bool,
 }
 
 impl Stream {
@@ -281,10 +301,9 @@ impl Stream {
             index: IndexBuilder::new(),
             refused_cut: None,
             no_cut_before: 0,
-            frozen: false,
             tail: tail::Tail::default(),
-            provisional: None,
-            provisional_stopped: false,
+            since_mark: SinceMark::default(),
+            deferred: false,
             frontier: None,
             no_fence_before: 0,
         }
@@ -303,7 +322,6 @@ impl Stream {
         self.source_order = SourceOrder::new(self.options.sources.as_deref());
         self.source_attributes = RefCell::default();
         self.tail.reset();
-        self.provisional = None;
     }
 
     /// Adds `chunk` to the message; returns what became final and the new tail.
@@ -344,7 +362,7 @@ impl Stream {
                 .as_ref()
                 .is_some_and(|code| code.typing_ends_block(&self.open, self.line_start))
         };
-        if newline.is_some() || early() || ends_code() {
+        if newline.is_some() || early() || ends_code() || self.deferred {
             self.commit(&mut patch);
         }
         patch
@@ -360,15 +378,6 @@ impl Stream {
         if let Some(frontier) = &self.frontier {
             return frontier.tail(&self.context(), &self.open);
         }
-        if let Some(provisional) = &self.provisional {
-            if reaches_back(&self.open[provisional.cut..]) {
-                self.stop_provisional();
-            }
-        }
-        let (from, head, index) = match &self.provisional {
-            Some(p) => (p.cut, p.html.as_str(), &p.index),
-            None => (0, "", &self.index),
-        };
         // (Field by field: the tail renders while it is being updated.)
         let context = RenderContext {
             options: &self.options,
@@ -376,25 +385,17 @@ impl Stream {
             source_attributes: &self.source_attributes,
             definitions: &self.definitions,
             committed: self.committed,
-            index,
+            index: &self.index,
         };
-        let rest = self.tail.render(
-            &self.open[from..],
-            self.line_start - from,
-            &|text, after| {
+        self.tail
+            .render(&self.open, self.line_start, &|text, after| {
                 if let Some(html) = known_rendering(text) {
                     let index = after.unwrap_or(context.index);
                     return (html.to_owned(), index.part(context.offset()));
                 }
                 let written = context.render_open(text, after, None);
                 (written.html, written.index)
-            },
-        );
-        if head.is_empty() {
-            rest
-        } else {
-            [head, rest.as_str()].concat()
-        }
+            })
     }
 
     /// [`Stream::tail`] written into `out`, replacing what it held: the
@@ -418,13 +419,6 @@ impl Stream {
     pub fn tail_into(&mut self, out: &mut String) {
         self.tail.give_back(std::mem::take(out));
         *out = self.tail();
-    }
-
-    /// Drops the provisional head for good (until the message is finished).
-    fn stop_provisional(&mut self) {
-        self.provisional = None;
-        self.provisional_stopped = true;
-        self.tail.reset();
     }
 
     /// The tail rendered whole, as [`Stream::tail`] must show it.
@@ -457,6 +451,11 @@ impl Stream {
             let end = self.open.len();
             self.commit_inside(&mut patch, end, true);
         }
+        if self.since_mark.rewind || self.since_mark.footnotes {
+            // (Footnotes are numbered across the message: all at once.)
+            let since = self.withdraw(&mut patch);
+            self.open.insert_str(0, &since);
+        }
         let open = std::mem::take(&mut self.open);
         self.line_start = 0;
         self.no_cut_before = 0;
@@ -468,9 +467,8 @@ impl Stream {
         self.committed += open.len();
         self.definitions.clear();
         self.refused_cut = None;
-        self.frozen = false;
-        self.provisional = None;
-        self.provisional_stopped = false;
+        self.since_mark = SinceMark::default();
+        self.deferred = false;
         patch
     }
 
@@ -546,6 +544,7 @@ impl Stream {
     /// cut, and the lines of a code block (its element left open until it
     /// ends).
     fn commit(&mut self, patch: &mut Patch) {
+        self.deferred = false;
         loop {
             if self.frontier.is_some() {
                 self.commit_inside(patch, self.line_start, false);
@@ -564,7 +563,7 @@ impl Stream {
     /// that interrupts a paragraph at its start; `false` when there is
     /// none yet.
     fn enter_frontier(&mut self, patch: &mut Patch) -> bool {
-        if self.frozen || self.provisional.is_some() {
+        if self.deferred {
             return false;
         }
         if let Some(fence) = fence_after_text(&self.open, self.no_fence_before, self.line_start) {
@@ -581,6 +580,11 @@ impl Stream {
         else {
             return false;
         };
+        if self.since_mark.rewind {
+            // (The definitions before the code block are all in.)
+            self.rewind(patch);
+        }
+        self.move_mark(patch);
         patch.push_open(&open_html);
         self.drop_committed(opener_len);
         self.frontier = Some(frontier);
@@ -594,6 +598,12 @@ impl Stream {
             return;
         };
         let committed = frontier.commit(&self.context(), &self.open, complete, at_end);
+        if !self.since_mark.awaiting {
+            // (Nothing to rewind to the mark for: a long code block is not
+            // kept. Until the next mark, what may change waits.)
+            self.since_mark.recording = false;
+            self.since_mark.text = String::new();
+        }
         patch.push_html(&committed.html);
         if committed.closed {
             patch.push_close(frontier::END_TAGS);
@@ -608,6 +618,9 @@ impl Stream {
         if len == 0 {
             return;
         }
+        if self.since_mark.recording {
+            self.since_mark.text.push_str(&self.open[..len]);
+        }
         self.open.drain(..len);
         self.line_start -= len;
         self.tail.reset();
@@ -620,9 +633,6 @@ impl Stream {
     /// Commits the blocks before the last cut in the open text, if they
     /// are final.
     fn commit_blocks(&mut self, patch: &mut Patch) {
-        if self.frozen && self.provisional_stopped {
-            return;
-        }
         // Only complete lines take part (the last line may still change),
         // unless the last line's first letter already says it starts a
         // paragraph.
@@ -649,10 +659,6 @@ impl Stream {
         if self.refused_cut.is_some_and(|refused| cut <= refused) {
             return;
         }
-        if self.frozen {
-            self.hold_provisionally(cut, end);
-            return;
-        }
         self.commit_cut(cut, end, patch);
     }
 
@@ -664,16 +670,92 @@ impl Stream {
         let written = self
             .context()
             .render_open(&open, None, Some((cut, &reached)));
-        let keeps_changing = written.ambiguous_reference.is_some_and(|at| at < cut)
-            || self.open[..cut].contains("[^");
-        if keeps_changing {
-            self.frozen = true;
-            return false;
-        }
         if !written.closed_at_cut(reached.get()) {
             self.refused_cut = Some(cut);
             return false;
         }
+        let defines = self.open[..cut].contains("]:");
+        let footnotes = self.open[..cut].contains("[^");
+        if self.since_mark.rewind && !defines {
+            self.rewind(patch);
+        }
+        let awaits = footnotes || written.ambiguous_reference.is_some_and(|at| at < cut);
+        self.move_mark(patch);
+        if awaits && !self.since_mark.recording {
+            // (What a rewind would render again is not all kept: the next
+            // patch can move the mark right before these blocks.)
+            self.deferred = true;
+            return false;
+        }
+        self.since_mark.rewind |= defines && self.since_mark.awaiting;
+        self.since_mark.awaiting |= awaits;
+        self.since_mark.footnotes |= footnotes;
+        self.push_written(written, patch);
+        self.drop_committed(cut);
+        true
+    }
+
+    /// Moves the mark to the end of what was committed when it can:
+    /// nothing since the mark awaits a definition, no element is open, and
+    /// the patch has appended nothing yet (so that its citations all come
+    /// after the mark).
+    fn move_mark(&mut self, patch: &mut Patch) {
+        if self.since_mark.awaiting
+            || self.frontier.is_some()
+            || !patch.append.is_empty()
+            || patch.rewind
+        {
+            return;
+        }
+        patch.mark = true;
+        self.since_mark = SinceMark {
+            recording: true,
+            index: self.index.clone(),
+            definitions: self.definitions.len(),
+            ..SinceMark::default()
+        };
+    }
+
+    /// Withdraws what was committed since the mark: what the patch
+    /// appended goes, and when the mark is in an earlier patch, the patch
+    /// says `rewind`. Returns that text (to be rendered again), with the
+    /// citation state and the definitions as they were at the mark.
+    fn withdraw(&mut self, patch: &mut Patch) -> String {
+        let since = std::mem::take(&mut self.since_mark);
+        patch.rewind |= !patch.mark;
+        patch.append.clear();
+        patch.steps.clear();
+        patch.citations.clear();
+        self.index = since.index.clone();
+        self.definitions.truncate(since.definitions);
+        self.committed -= since.text.len();
+        self.tail.reset();
+        self.since_mark = SinceMark {
+            recording: true,
+            index: since.index,
+            definitions: since.definitions,
+            ..SinceMark::default()
+        };
+        since.text
+    }
+
+    /// Renders what was committed since the mark again, as one part, now
+    /// that a definition for it came (see [`SinceMark`]).
+    fn rewind(&mut self, patch: &mut Patch) {
+        let text = self.withdraw(patch);
+        let reached = Cell::new(Reached::NotYet);
+        let written = self
+            .context()
+            .render_open(&text, None, Some((text.len(), &reached)));
+        self.since_mark.awaiting = written.ambiguous_reference.is_some() || text.contains("[^");
+        self.since_mark.footnotes = text.contains("[^");
+        self.push_written(written, patch);
+        self.since_mark.text = text;
+        self.committed += self.since_mark.text.len();
+    }
+
+    /// Appends a rendered part, its citations and its definitions.
+    fn push_written(&mut self, written: WrittenOpen, patch: &mut Patch) {
         patch.push_html(&written.html);
         self.absorb(written.index, patch);
         for definition in written.new_definitions {
@@ -683,60 +765,6 @@ impl Stream {
         if !self.definitions.is_empty() && !self.definitions.ends_with("\n\n") {
             self.definitions.push('\n');
         }
-        self.drop_committed(cut);
-        true
-    }
-
-    /// In a frozen stream: renders the blocks between the provisional head
-    /// and `cut` as a commit would, and adds them to the head.
-    fn hold_provisionally(&mut self, cut: usize, end: usize) {
-        let from = self.provisional.as_ref().map_or(0, |p| p.cut);
-        if cut <= from {
-            return;
-        }
-        let held = &self.open[from..cut];
-        if reaches_back(held) {
-            self.stop_provisional();
-            return;
-        }
-        // (The preview of the rest must read fences as the preview of the
-        // whole open text does: from no fence open at the cut.)
-        if preview::leaves_fence_open(held) {
-            self.refused_cut = Some(cut);
-            return;
-        }
-        let text = self.open[from..end].to_owned();
-        let reached = Cell::new(Reached::NotYet);
-        let written = {
-            let mut context = self.context();
-            if let Some(p) = &self.provisional {
-                context.index = &p.index;
-            }
-            context.render_open(&text, None, Some((cut - from, &reached)))
-        };
-        if !written.new_definitions.is_empty() {
-            self.stop_provisional();
-            return;
-        }
-        if !written.closed_at_cut(reached.get()) {
-            self.refused_cut = Some(cut);
-            return;
-        }
-        match &mut self.provisional {
-            Some(p) => {
-                p.html.push_str(&written.html);
-                p.index.absorb(written.index);
-                p.cut = cut;
-            }
-            None => {
-                self.provisional = Some(Provisional {
-                    cut,
-                    html: written.html,
-                    index: written.index,
-                })
-            }
-        }
-        self.tail.reset();
     }
 
     /// Takes a rendered part's citations into the stream and the patch.
@@ -1309,8 +1337,8 @@ mod tests {
     }
 
     #[test]
-    fn a_frozen_stream_keeps_its_finished_blocks_rendered() {
-        let mut message = String::from("See [note] first.\n\n");
+    fn blocks_awaiting_a_definition_commit_and_a_late_one_rewinds_once() {
+        let mut message = String::from("Intro.\n\nSee [note] first.\n\n");
         for i in 0..12 {
             message.push_str(&format!(
                 "Paragraph {i} cites [1] **boldly**.\n\n- a\n- b\n\n"
@@ -1320,33 +1348,36 @@ mod tests {
             assert_cached_tail_is_whole(&message, chunk, &Options::default());
         }
         let mut stream = Stream::new(Options::default());
+        let mut html = StreamedHtml::default();
+        let mut rewinds = 0;
+        let mut apply = |patch: Patch, html: &mut StreamedHtml| {
+            rewinds += usize::from(patch.rewind);
+            html.apply(&patch);
+        };
         for line in message.split_inclusive('\n') {
-            stream.push(line);
+            apply(stream.push(line), &mut html);
         }
-        // Nothing is appended (the first block may still become a link),
-        // but the finished blocks are not rendered again at each push.
-        assert!(
-            stream
-                .provisional
-                .as_ref()
-                .is_some_and(|p| p.cut > message.len() / 2),
-            "{:?}",
-            stream.provisional
-        );
-        // The definition arrives: the head goes, and all renders as one.
-        let definition = "[note]: https://example.com/note\n";
-        let patch = stream.push(definition);
-        assert!(stream.provisional.is_none());
-        let tail = patch.tail.unwrap_or_default();
-        assert!(
-            tail.contains(r#"<a href="https://example.com/note""#),
-            "{tail}"
-        );
+        // The blocks are appended as they come, `[note]` as text; the mark
+        // stays before it.
+        assert!(html.html().contains("See [note] first."), "{}", html.html());
+        assert!(html.html().contains("Paragraph 10"), "{}", html.html());
+        assert_eq!(stream.since_mark.text.len(), stream.committed - 8);
+        // The definition arrives; at the next block, what followed the mark
+        // is withdrawn and appended again, with the link.
+        let definition = "[note]: https://example.com/note\n\nAfter.\n\n";
+        for line in definition.split_inclusive('\n') {
+            apply(stream.push(line), &mut html);
+        }
         message.push_str(definition);
-        assert_eq!(
-            stream.finish().append,
-            render(&message, &Options::default()).html
+        apply(stream.finish(), &mut html);
+        assert_eq!(rewinds, 1);
+        assert!(
+            html.html()
+                .contains(r#"<a href="https://example.com/note""#),
+            "{}",
+            html.html()
         );
+        assert_eq!(html.html(), render(&message, &Options::default()).html);
     }
 
     #[test]

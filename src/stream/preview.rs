@@ -251,12 +251,6 @@ fn open_fence(text: &str) -> Option<Fence> {
     text.split_inclusive('\n').fold(None, next_fence)
 }
 
-/// Whether the preview sees a code fence left open at the end of `text`
-/// (it reads fences line by line, also where the parser sees raw HTML).
-pub(super) fn leaves_fence_open(text: &str) -> bool {
-    open_fence(text).is_some()
-}
-
 /// The fence open after `line`, given the one open before it.
 fn next_fence(open: Option<Fence>, line: &str) -> Option<Fence> {
     match (open, fence_of(line)) {

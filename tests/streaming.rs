@@ -3,7 +3,7 @@
 //! one-shot render byte for byte, and their citations equal its index. The
 //! tail's quality is measured as the prefix rate (see `prefix_rate`).
 
-use citemark::{render, Occurrence, Options, Step, Stream};
+use citemark::{render, Occurrence, Options, Step, Stream, StreamedHtml};
 use proptest::prelude::*;
 
 mod common;
@@ -248,9 +248,37 @@ fn code_markdown() -> impl Strategy<Value = String> {
     prop::collection::vec(part, 0..40).prop_map(|parts| parts.concat())
 }
 
+/// Random markdown around tables: headers, delimiter rows, rows with
+/// citations, references a later definition defines, footnotes, and what
+/// ends a table.
+fn table_markdown() -> impl Strategy<Value = String> {
+    let part = prop_oneof![
+        Just("| a | b |\n|---|:-:|\n".to_owned()),
+        Just("| x [1] | **y** |\n".to_owned()),
+        Just("| [a] | [^1] |\n".to_owned()),
+        Just("|".to_owned()),
+        Just(" | ".to_owned()),
+        Just("\n".to_owned()),
+        Just("\n\n".to_owned()),
+        Just("[a]: /a\n".to_owned()),
+        Just("[^1]: note\n".to_owned()),
+        Just("<cite id=\"a\">c</cite>".to_owned()),
+        Just("# ".to_owned()),
+        Just("> ".to_owned()),
+        Just("- ".to_owned()),
+        Just("```\n".to_owned()),
+        Just("\\|".to_owned()),
+        Just("`".to_owned()),
+        "[a-z *]{1,5}",
+    ];
+    prop::collection::vec(part, 0..40).prop_map(|parts| parts.concat())
+}
+
 /// Streams `md` cut at `cuts`, checking each patch's steps against its
-/// `append` (they cover it, and open and close one code element at a
-/// time) and the stream's open end tags; returns the HTML.
+/// `append` (they cover it; each element opened is a code block or a
+/// table, closed by its own end tags, one at a time; marks and rewinds
+/// come with nothing open) and the stream's open end tags; returns the
+/// HTML assembled from the patches.
 fn stream_checking_steps(
     md: &str,
     cuts: &[usize],
@@ -259,46 +287,54 @@ fn stream_checking_steps(
     let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (md.len() + 1)).collect();
     cuts.sort_unstable();
     let mut stream = Stream::new(options.clone());
-    let (mut html, mut from, mut depth) = (String::new(), 0, 0usize);
+    let mut assembled = StreamedHtml::default();
+    let mut open: Option<&str> = None;
     let mut check = |patch: &citemark::Patch, stream: &Stream| -> Result<(), TestCaseError> {
+        if patch.rewind || patch.mark {
+            prop_assert!(open.is_none() || patch.rewind, "a mark inside {open:?}");
+            open = None;
+        }
         let mut at = 0;
         for step in &patch.steps {
-            let (len, change) = match *step {
-                Step::Open(len) => (len, 1),
-                Step::Close(len) => (len, -1),
-                Step::Html(len) => (len, 0),
-                _ => unreachable!("no other steps yet"),
+            let (len, piece) = match *step {
+                Step::Open(len) | Step::Close(len) | Step::Html(len) => {
+                    (len, &patch.append[at..at + len])
+                }
+                _ => unreachable!("no other steps"),
             };
-            let piece = &patch.append[at..at + len];
-            match change {
-                1 => prop_assert!(piece.starts_with("<pre><code"), "{piece:?}"),
-                -1 => prop_assert_eq!(piece, "</code></pre>"),
-                _ => prop_assert!(
-                    !piece.contains("<pre>") && !piece.contains("</pre>") || depth == 0
-                ),
+            match *step {
+                Step::Open(_) => {
+                    prop_assert!(open.is_none(), "one element at a time");
+                    open = if piece.starts_with("<pre><code") {
+                        Some("</code></pre>")
+                    } else {
+                        prop_assert!(piece.starts_with("<table>"), "{piece:?}");
+                        Some("</tbody></table>")
+                    };
+                }
+                Step::Close(_) => {
+                    prop_assert_eq!(Some(piece), open.take());
+                }
+                _ => {}
             }
-            depth = depth
-                .checked_add_signed(change)
-                .expect("a close matches an open");
-            prop_assert!(depth <= 1);
             at += len;
         }
         prop_assert_eq!(at, patch.append.len(), "steps cover append");
-        let expected = if depth == 1 { "</code></pre>" } else { "" };
-        prop_assert_eq!(stream.open_end_tags(), expected);
+        prop_assert_eq!(stream.open_end_tags(), open.unwrap_or(""));
         Ok(())
     };
+    let mut from = 0;
     for &cut in cuts.iter().chain([&md.len()]) {
         let patch = stream.push_bytes(&md.as_bytes()[from..cut.max(from)]);
         from = cut.max(from);
         check(&patch, &stream)?;
-        html.push_str(&patch.append);
+        assembled.apply(&patch);
     }
     let last = stream.finish();
     check(&last, &stream)?;
-    prop_assert_eq!(depth, 0, "finish closes every element");
-    html.push_str(&last.append);
-    Ok(html)
+    prop_assert_eq!(stream.open_end_tags(), "", "finish closes every element");
+    assembled.apply(&last);
+    Ok(assembled.html().to_owned())
 }
 
 proptest! {
@@ -307,6 +343,20 @@ proptest! {
     /// Code blocks are committed line by line inside their element: the
     /// appends still equal the one-shot render, and the steps say where
     /// the element opens and closes.
+    #[test]
+    fn tables_stream_to_their_one_shot_render(
+        md in table_markdown(),
+        cuts in prop::collection::vec(any::<usize>(), 0..30),
+        options in common::options(),
+    ) {
+        let whole = render(&md, &options);
+        let (_, citations) = stream(&md, &cuts, &options);
+        prop_assert_eq!(citations, whole.citations.occurrences);
+        prop_assert_eq!(stream_checking_steps(&md, &cuts, &options)?, whole.html.clone());
+        let one_byte = stream_checking_steps(&md, &chunked(md.len(), 1), &options)?;
+        prop_assert_eq!(one_byte, whole.html, "1-byte chunks");
+    }
+
     #[test]
     fn code_blocks_stream_to_their_one_shot_render(
         md in code_markdown(),
@@ -334,17 +384,21 @@ fn handed_per_final_byte(message: &str, size: usize) -> f64 {
     handed as f64 / render(message, &options).html.len() as f64
 }
 
-/// A long code block is handed over once, line by line, not re-sent
-/// whole at every push: what the host gets per byte of final HTML stays
-/// flat from 16 KiB to 256 KiB (a line's tail is re-sent as it is typed).
+/// A long code block or table is handed over once, line by line, not
+/// re-sent whole at every push: what the host gets per byte of final HTML
+/// stays flat from 16 KiB to 256 KiB (a line's tail is re-sent as it is
+/// typed).
 #[test]
-fn long_code_blocks_are_handed_over_once() {
-    let line =
+fn long_code_blocks_and_tables_are_handed_over_once() {
+    let code =
         "    let total = items.iter().map(|x| x.price * x.count).sum::<u64>(); // <sum> & more\n";
-    for (open, close) in [
-        ("```rust\n", "```\n"),
-        ("~~~~\n", "~~~~\n"),
-        ("    x\n", ""),
+    let row = "| EMEA [1] | **4.2%** | `q3` | [citation needed] |\n";
+    let header = "| region | growth | key | note |\n|:--|--:|---|---|\n";
+    for (open, close, line) in [
+        ("```rust\n", "```\n", code),
+        ("~~~~\n", "~~~~\n", code),
+        ("    x\n", "", code),
+        (header, "", row),
     ] {
         let body = |size: usize| {
             let code: String = line.repeat(size / line.len() + 1);

@@ -1,16 +1,17 @@
-//! The open leaf: a code block committed line by line inside its element,
-//! rather than re-sent whole at every push.
+//! The open leaf: a code block or a table committed line by line inside
+//! its element, rather than re-sent whole at every push.
 //!
 //! What makes it exact (docs/streaming.md, "The frontier"): a finished
-//! line of a code block renders the same whatever other lines the block
-//! holds. Its HTML depends only on the line that opened the block, the
-//! *opener* (a fence line, or an indented code block's first line). So the
-//! block's element is handed to the host open ([`Step::Open`]); each later
-//! batch of finished lines is parsed after the opener alone, and what the
-//! lines add inside the element is handed over ([`Step::Html`]); the same
-//! parse says where the block ends ([`Step::Close`]). Only the line being
-//! typed, and blank lines that the next line may still make part of the
-//! block or not, are the tail.
+//! line of a code block, or row of a table, renders the same whatever
+//! other lines the block holds. Its HTML depends only on the lines that
+//! opened the block, the *opener* (a fence line, an indented code block's
+//! first line, a table's header and delimiter rows). So the block's
+//! element is handed to the host open ([`Step::Open`]); each later batch of
+//! finished lines is parsed after the opener alone, and what the lines add
+//! inside the element is handed over ([`Step::Html`]); the same parse says
+//! where the block ends ([`Step::Close`]). Only the line being typed, and
+//! blank lines that the next line may still make part of the block or not,
+//! are the tail.
 
 use std::ops::Range;
 
@@ -20,9 +21,10 @@ use pulldown_cmark_escape::escape_html_body_text;
 
 use super::preview::{self, Fence};
 use super::{has_any_byte, FindLast, RenderContext};
-use crate::cite::index::Offset;
+use crate::cite::index::{IndexBuilder, Offset};
+use crate::cite::marker_definitions;
 use crate::html::html_capacity;
-use crate::parse::{is_inline_end, is_inline_tag, parse};
+use crate::parse::{is_inline, is_inline_end, is_inline_tag, parse_noting_broken_links};
 
 /// A change to the elements the committed HTML leaves open, as a
 /// [`Patch`](super::Patch) hands it to a host that builds a DOM.
@@ -30,8 +32,8 @@ use crate::parse::{is_inline_end, is_inline_tag, parse};
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub enum Step {
-    /// The next `n` bytes of `append` open an element (`<pre><code>`),
-    /// and may hold its first content: later steps and
+    /// The next `n` bytes of `append` open an element (`<pre><code>`,
+    /// `<table>…<tbody>`), and may hold its first content: later steps and
     /// the tail go inside its innermost element (reached from the new
     /// nodes through each last child that is an element).
     Open(usize),
@@ -62,20 +64,47 @@ impl Code {
     }
 }
 
-/// The end tags that close a code block's element.
-pub(super) const END_TAGS: &str = "</code></pre>";
+/// The blocks committed line by line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Leaf {
+    Code(Code),
+    Table,
+}
 
-/// An open code block whose element the host already has.
+impl Leaf {
+    /// The end tags that close the block's element.
+    fn end_tags(self) -> &'static str {
+        match self {
+            Leaf::Code(_) => "</code></pre>",
+            Leaf::Table => "</tbody></table>",
+        }
+    }
+}
+
+/// An open leaf block whose element the host already has.
 #[derive(Debug, Clone)]
 pub(super) struct Frontier {
-    code: Code,
-    /// The line that opened the block, as written.
+    leaf: Leaf,
+    /// The lines that opened the block, as written.
     opener: String,
-    /// The HTML of the opener: the element's start (and an indented code
-    /// block's first line), what a render of the opener then lines starts
-    /// with. (Code is text, escaped character by character: the lines'
-    /// HTML follows it unchanged.)
+    /// What a render of the opener then lines starts with, the opener's
+    /// own text left out (a table's header cells come out empty): the HTML
+    /// before the lines' HTML. (Code is text, escaped character by
+    /// character: an indented code block's first line stays in.)
     skeleton: String,
+}
+
+/// What [`Frontier::enter`] opens.
+pub(super) struct Entered {
+    /// The HTML that opens the element (the [`Step::Open`]).
+    pub(super) html: String,
+    /// The citations in it.
+    pub(super) index: IndexBuilder,
+    /// It holds a reference that a later definition may change.
+    pub(super) awaits: bool,
+    /// The opener's length.
+    pub(super) taken: usize,
+    pub(super) frontier: Frontier,
 }
 
 /// What [`Frontier::commit`] takes from the open text.
@@ -85,20 +114,37 @@ pub(super) struct Committed {
     pub(super) taken: usize,
     /// Their HTML inside the element.
     pub(super) html: String,
+    /// The citations in it (none for code).
+    pub(super) index: Option<IndexBuilder>,
+    /// It holds a reference that a later definition may change.
+    pub(super) awaits: bool,
     /// The block ended with them.
     pub(super) closed: bool,
 }
 
-/// The code block that `open` starts with, when its first line (a fence,
-/// or a line indented as code) is complete: its kind and the line's
-/// length.
-fn opener_at(open: &str, complete: usize) -> Option<(Code, usize)> {
+/// Whether `open` (whose complete lines end at `complete`) starts with
+/// what reads as the opener of a leaf block committed line by line.
+pub(super) fn opens_at(open: &str, complete: usize) -> bool {
+    opener_at(open, complete).is_some()
+}
+
+/// The leaf block that `open` starts with, when its opener (a fence, a
+/// line indented as code, a table's header and delimiter rows) is
+/// complete: its kind and the opener's length.
+fn opener_at(open: &str, complete: usize) -> Option<(Leaf, usize)> {
     let first_end = open[..complete].find('\n')? + 1;
     let first = &open[..first_end];
     if let Some(fence) = preview::fence_of(first) {
-        return Some((Code::Fenced(fence), first_end));
+        return Some((Leaf::Code(Code::Fenced(fence)), first_end));
     }
-    (first.starts_with("    ") && !is_blank(first)).then_some((Code::Indented, first_end))
+    if first.starts_with("    ") && !is_blank(first) {
+        return Some((Leaf::Code(Code::Indented), first_end));
+    }
+    if !first.contains('|') {
+        return None;
+    }
+    let second_end = first_end + open[first_end..complete].find('\n')? + 1;
+    preview::is_delimiter_row(&open[first_end..second_end]).then_some((Leaf::Table, second_end))
 }
 
 /// The start of the first complete line of `open`, at or after `from` (a
@@ -121,30 +167,55 @@ pub(super) fn fence_after_text(open: &str, from: usize, complete: usize) -> Opti
 }
 
 impl Frontier {
-    /// Opens the code block that starts `open` (whose complete lines end
-    /// at `complete`), when its first line is complete: the HTML that opens
-    /// its element (the [`Step::Open`]), the first line's length, and the
-    /// frontier.
+    /// Opens the leaf block that starts `open` (whose complete lines end
+    /// at `complete`), when its opener is complete.
     pub(super) fn enter(
         context: &RenderContext<'_>,
         open: &str,
         complete: usize,
-    ) -> Option<(String, usize, Frontier)> {
-        let (code, opener_len) = opener_at(open, complete)?;
+    ) -> Option<Entered> {
+        let (leaf, opener_len) = opener_at(open, complete)?;
         let opener = &open[..opener_len];
-        // The first line as the message renders it: a code block's start,
-        // still open after it.
-        let rendered = render_inside(context, opener, "");
-        let skeleton = element_start(&rendered.html)?;
-        if !skeleton.starts_with("<pre><code") || rendered.closed_at.is_some() {
+        let element_start = |html: &str| {
+            html.strip_suffix('\n')?
+                .strip_suffix(leaf.end_tags())
+                .map(str::to_owned)
+        };
+        // The opener as the message renders it: the block's start, still
+        // open after it.
+        let real = render_inside(context, "", opener, leaf);
+        let html = element_start(&real.html)?;
+        let empty = render_inside(context, opener, "", leaf);
+        let skeleton = element_start(&empty.html)?;
+        let starts = match leaf {
+            Leaf::Code(_) => "<pre><code",
+            Leaf::Table => "<table>",
+        };
+        if !html.starts_with(starts) || empty.closed_at.is_some() {
             return None;
         }
-        let frontier = Frontier {
-            code,
-            opener: opener.to_owned(),
-            skeleton: skeleton.to_owned(),
-        };
-        Some((frontier.skeleton.clone(), opener_len, frontier))
+        Some(Entered {
+            html,
+            index: real.index,
+            awaits: real.awaits,
+            taken: opener_len,
+            frontier: Frontier {
+                leaf,
+                opener: opener.to_owned(),
+                skeleton,
+            },
+        })
+    }
+
+    /// The end tags that close the block's element.
+    pub(super) fn end_tags(&self) -> &'static str {
+        self.leaf.end_tags()
+    }
+
+    /// Whether its lines may hold references (a table's rows), which a
+    /// later definition may change.
+    pub(super) fn may_await(&self) -> bool {
+        self.leaf == Leaf::Table
     }
 
     /// What the finished lines of `open` (its complete lines end at
@@ -180,106 +251,60 @@ impl Frontier {
         committed
     }
 
-    /// What `lines` add to the block: line by line where they are plain,
-    /// by the parser where not.
+    /// What `lines` add to the block: code line by line where it is
+    /// plain, by the parser where not.
     fn lines(&self, context: &RenderContext<'_>, lines: &str) -> Committed {
-        self.plain_lines(lines)
-            .unwrap_or_else(|| self.parsed_lines(context, lines))
+        let plain = match self.leaf {
+            Leaf::Code(code) => plain_code(code, lines),
+            Leaf::Table => None,
+        };
+        plain.unwrap_or_else(|| self.parsed_lines(context, lines))
     }
 
     /// [`Frontier::commit`] by the parser: `lines` rendered after the
     /// opener, up to where the block ends.
     fn parsed_lines(&self, context: &RenderContext<'_>, lines: &str) -> Committed {
-        let inside = render_inside(context, &self.opener, lines);
-        match inside.closed_at {
-            Some(end) => {
-                let inside = match end < lines.len() {
-                    true => render_inside(context, &self.opener, &lines[..end]),
-                    false => inside,
-                };
-                Committed {
-                    taken: end,
-                    html: self.lines_html(&inside.html),
-                    closed: true,
-                }
-            }
-            None => Committed {
-                taken: lines.len(),
-                html: self.lines_html(&inside.html),
-                closed: false,
-            },
-        }
-    }
-
-    /// [`Frontier::commit`] line by line, for lines that hold nothing the
-    /// parser reads in a way of its own (a tab in the indentation, a CR, a
-    /// NUL): `None` for others. A line of code loses the block's
-    /// indentation and is escaped; a fenced block ends after a closing
-    /// fence, an indented one before a line at the margin (the blank lines
-    /// before it are not its own).
-    fn plain_lines(&self, lines: &str) -> Option<Committed> {
-        if has_any_byte(lines, b"\0\r") {
-            return None;
-        }
-        let indent = self.code.indent();
-        let mut committed = Committed {
-            html: String::with_capacity(lines.len() + lines.len() / 8),
-            ..Committed::default()
+        let inside = render_inside(context, &self.opener, lines, self.leaf);
+        let (taken, inside, closed) = match inside.closed_at {
+            Some(end) if end < lines.len() => (
+                end,
+                render_inside(context, &self.opener, &lines[..end], self.leaf),
+                true,
+            ),
+            Some(end) => (end, inside, true),
+            None => (lines.len(), inside, false),
         };
-        let mut blank_from = None;
-        let mut at = 0;
-        for line in lines.split_inclusive('\n') {
-            let spaces = line.bytes().take_while(|&b| b == b' ').count();
-            if line.as_bytes().get(spaces) == Some(&b'\t') && spaces < indent {
-                return None;
-            }
-            let blank = is_blank(line);
-            match self.code {
-                Code::Fenced(fence) if closes(fence, line)? => {
-                    committed.taken = at + line.len();
-                    committed.closed = true;
-                    return Some(committed);
-                }
-                Code::Indented if blank => {
-                    blank_from.get_or_insert(at);
-                }
-                Code::Indented if spaces < indent => {
-                    committed.taken = blank_from.unwrap_or(at);
-                    committed.closed = true;
-                    return Some(committed);
-                }
-                _ => {}
-            }
-            if !blank || matches!(self.code, Code::Fenced(_)) {
-                // (An indented block's blank lines are its own once a line
-                // of code follows them.)
-                let from = blank_from.take().unwrap_or(at);
-                for line in lines[from..at + line.len()].split_inclusive('\n') {
-                    let cut = line.bytes().take(indent).take_while(|&b| b == b' ').count();
-                    write_code(&mut committed.html, &line[cut..]);
-                }
-            }
-            at += line.len();
-            if blank_from.is_none() {
-                committed.taken = at;
-            }
+        Committed {
+            taken,
+            html: self.lines_html(&inside.html),
+            index: Some(inside.index),
+            awaits: inside.awaits,
+            closed,
         }
-        Some(committed)
     }
 
-    /// Whether the line being typed at the end of `open` already ends an
-    /// indented code block: it starts at the margin, with fewer than four
-    /// spaces (and no tab) before its first character. (A fence closes
-    /// only with its line complete: "```x" is code.)
+    /// Whether the line being typed at the end of `open` (whose complete
+    /// lines end at `complete`) already ends the block: a table's row after
+    /// a blank line; an indented code block's line at the margin, with
+    /// fewer than four spaces (and no tab) before its first character. (A
+    /// fence closes only with its line complete: "```x" is code.)
     pub(super) fn typing_ends_block(&self, open: &str, complete: usize) -> bool {
         let typed = &open[complete..];
         let spaces = typed.bytes().take_while(|&b| b == b' ').count();
-        self.code == Code::Indented
-            && spaces < 4
-            && typed
-                .as_bytes()
-                .get(spaces)
-                .is_some_and(|b| !matches!(b, b' ' | b'\t'))
+        let starts_at_margin = || {
+            spaces < 4
+                && typed
+                    .as_bytes()
+                    .get(spaces)
+                    .is_some_and(|b| !matches!(b, b' ' | b'\t'))
+        };
+        match self.leaf {
+            Leaf::Code(Code::Indented) => starts_at_margin(),
+            Leaf::Code(Code::Fenced(_)) => false,
+            Leaf::Table => {
+                !is_blank(typed) && without_blank_lines_at_end(&open[..complete]).len() < complete
+            }
+        }
     }
 
     /// The part of `html` (a render of the opener then lines) that the
@@ -287,25 +312,91 @@ impl Frontier {
     fn lines_html(&self, html: &str) -> String {
         let inner = html
             .strip_prefix(self.skeleton.as_str())
-            .unwrap_or_default();
-        element_start(inner).unwrap_or_default().to_owned()
+            .and_then(|inner| inner.strip_suffix('\n'))
+            .and_then(|inner| inner.strip_suffix(self.leaf.end_tags()));
+        inner.unwrap_or_default().to_owned()
     }
 
     /// The HTML of `open`, the block's unfinished end, inside its element:
-    /// the code as typed, but for a closing fence being typed and an
-    /// indented block's blank lines at the end.
+    /// code as typed, but for a closing fence being typed and an indented
+    /// block's blank lines at the end; a table's rows through the preview,
+    /// which hides syntax still being typed.
     pub(super) fn tail(&self, context: &RenderContext<'_>, open: &str) -> String {
         let line_start = open.find_last(b'\n').map_or(0, |i| i + 1);
         let typed = open[line_start..].trim_start_matches(' ');
-        let shown = match self.code {
-            Code::Fenced(fence) if !typed.is_empty() && typed.bytes().all(|b| b == fence.char) => {
+        let shown = match self.leaf {
+            Leaf::Code(Code::Fenced(fence))
+                if !typed.is_empty() && typed.bytes().all(|b| b == fence.char) =>
+            {
                 &open[..line_start]
             }
-            Code::Fenced(_) => open,
-            Code::Indented => without_blank_lines_at_end(open),
+            Leaf::Code(Code::Fenced(_)) => open,
+            Leaf::Code(Code::Indented) => without_blank_lines_at_end(open),
+            Leaf::Table => {
+                let whole = [self.opener.as_str(), open].concat();
+                let preview = preview::preview(&whole);
+                let rows = preview.text.strip_prefix(self.opener.as_str());
+                return self.lines(context, rows.unwrap_or(open)).html;
+            }
         };
         self.lines(context, shown).html
     }
+}
+
+/// Code lines committed by hand, for lines that hold nothing the parser
+/// reads in a way of its own (a tab in the indentation, a CR, a NUL):
+/// `None` for others. A line of code loses the block's indentation and is
+/// escaped; a fenced block ends after a closing fence, an indented one
+/// before a line at the margin (the blank lines before it are not its
+/// own).
+fn plain_code(code: Code, lines: &str) -> Option<Committed> {
+    if has_any_byte(lines, b"\0\r") {
+        return None;
+    }
+    let indent = code.indent();
+    let mut committed = Committed {
+        html: String::with_capacity(lines.len() + lines.len() / 8),
+        ..Committed::default()
+    };
+    let mut blank_from = None;
+    let mut at = 0;
+    for line in lines.split_inclusive('\n') {
+        let spaces = line.bytes().take_while(|&b| b == b' ').count();
+        if line.as_bytes().get(spaces) == Some(&b'\t') && spaces < indent {
+            return None;
+        }
+        let blank = is_blank(line);
+        match code {
+            Code::Fenced(fence) if closes(fence, line)? => {
+                committed.taken = at + line.len();
+                committed.closed = true;
+                return Some(committed);
+            }
+            Code::Indented if blank => {
+                blank_from.get_or_insert(at);
+            }
+            Code::Indented if spaces < indent => {
+                committed.taken = blank_from.unwrap_or(at);
+                committed.closed = true;
+                return Some(committed);
+            }
+            _ => {}
+        }
+        if !blank || matches!(code, Code::Fenced(_)) {
+            // (An indented block's blank lines are its own once a line
+            // of code follows them.)
+            let from = blank_from.take().unwrap_or(at);
+            for line in lines[from..at + line.len()].split_inclusive('\n') {
+                let cut = line.bytes().take(indent).take_while(|&b| b == b' ').count();
+                write_code(&mut committed.html, &line[cut..]);
+            }
+        }
+        at += line.len();
+        if blank_from.is_none() {
+            committed.taken = at;
+        }
+    }
+    Some(committed)
 }
 
 /// Whether `line` closes the code block that `fence` opened: at most three
@@ -340,15 +431,13 @@ fn write_code(html: &mut String, code: &str) {
 /// A render of lines after an opener.
 struct Inside {
     html: String,
+    /// The citation state after them.
+    index: IndexBuilder,
     /// Where, in the lines, the block ended, when the lines hold something
     /// after it.
     closed_at: Option<usize>,
-}
-
-/// `html`, a code block's HTML, without its end: the element's start and
-/// its content.
-fn element_start(html: &str) -> Option<&str> {
-    html.strip_suffix('\n')?.strip_suffix(END_TAGS)
+    /// They hold a reference that a later definition may change.
+    awaits: bool,
 }
 
 /// `text` without the blank lines at its end.
@@ -365,23 +454,45 @@ fn without_blank_lines_at_end(text: &str) -> &str {
     &text[..end]
 }
 
-/// Renders `lines` after `opener`, and tells where the block that the
-/// opener starts ends. Code holds no citations: the stream's citation
-/// state is not touched.
-fn render_inside(context: &RenderContext<'_>, opener: &str, lines: &str) -> Inside {
+/// Renders `lines` after `opener`, whose own text is left out (a code
+/// block's fence or first line stays in: code is one text), continuing the
+/// stream's citation state; tells where the block that the opener starts
+/// ends, and whether the lines hold a reference that a later definition
+/// may change.
+fn render_inside(context: &RenderContext<'_>, opener: &str, lines: &str, leaf: Leaf) -> Inside {
     let text = [context.definitions, opener, lines].concat();
     let lines_start = context.definitions.len() + opener.len();
+    let mut awaits = leaf == Leaf::Table && lines.contains("[^");
+    let markers_on = context.options.syntaxes.markers;
+    let events = parse_noting_broken_links(&text, |link| {
+        awaits |= link.span.start >= lines_start
+            && super::may_change_when_defined(&link, &text, markers_on);
+    });
+    let definitions = marker_definitions(events.reference_definitions());
     let mut watch = BlockEnd::default();
-    let events = parse(&text).inspect(|(event, range)| watch.see(event, range));
+    // (A table's header cells are left out: their citations were counted
+    // when the header was handed over.)
+    let events = events
+        .filter(|(event, range)| {
+            leaf != Leaf::Table || range.start >= lines_start || !is_inline(event)
+        })
+        .inspect(|(event, range)| watch.see(event, range));
     let index = context.index.part(Offset {
         add: context.committed,
         sub: lines_start,
     });
-    let (written, _) =
-        context.write_part(&text, events, index, Vec::new(), html_capacity(lines.len()));
+    let (written, index) = context.write_part(
+        &text,
+        events,
+        index,
+        definitions,
+        html_capacity(lines.len()),
+    );
     Inside {
         html: written.html,
+        index,
         closed_at: watch.closed_at(&text, lines_start),
+        awaits,
     }
 }
 
@@ -461,10 +572,13 @@ mod tests {
             index: &index,
         };
         let open = [opener, lines].concat();
-        let Some((_, _, frontier)) = Frontier::enter(&context, &open, open.len()) else {
+        let Some(Entered { frontier, .. }) = Frontier::enter(&context, &open, open.len()) else {
             return Ok(());
         };
-        if let Some(plain) = frontier.plain_lines(lines) {
+        let Leaf::Code(code) = frontier.leaf else {
+            return Ok(());
+        };
+        if let Some(plain) = plain_code(code, lines) {
             let parsed = frontier.parsed_lines(&context, lines);
             prop_assert_eq!(
                 (plain.closed, &plain.html),

@@ -451,7 +451,8 @@ impl Stream {
             let end = self.open.len();
             self.commit_inside(&mut patch, end, true);
         }
-        if self.since_mark.rewind || self.since_mark.footnotes {
+        let defined_late = self.since_mark.awaiting && self.open.contains("]:");
+        if self.since_mark.rewind || self.since_mark.footnotes || defined_late {
             // (Footnotes are numbered across the message: all at once.)
             let since = self.withdraw(&mut patch);
             self.open.insert_str(0, &since);
@@ -489,10 +490,7 @@ impl Stream {
     /// assert_eq!(html, "<pre><code class=\"language-rust\">fn main() {}\nlet x</code></pre>");
     /// ```
     pub fn open_end_tags(&self) -> &'static str {
-        match self.frontier {
-            Some(_) => frontier::END_TAGS,
-            None => "",
-        }
+        self.frontier.as_ref().map_or("", Frontier::end_tags)
     }
 
     /// The citation index of the committed part of the message (all of it
@@ -575,19 +573,28 @@ impl Stream {
         } else {
             self.no_fence_before = self.line_start;
         }
-        let Some((open_html, opener_len, frontier)) =
-            Frontier::enter(&self.context(), &self.open, self.line_start)
-        else {
+        if !frontier::opens_at(&self.open, self.line_start) {
             return false;
-        };
+        }
         if self.since_mark.rewind {
-            // (The definitions before the code block are all in.)
+            // (The definitions before the block are all in.)
             self.rewind(patch);
         }
+        let Some(entered) = Frontier::enter(&self.context(), &self.open, self.line_start) else {
+            return false;
+        };
         self.move_mark(patch);
-        patch.push_open(&open_html);
-        self.drop_committed(opener_len);
-        self.frontier = Some(frontier);
+        if entered.frontier.may_await() && !self.since_mark.recording {
+            // (A rewind must be able to render its rows again: the next
+            // patch moves the mark right before it.)
+            self.deferred = true;
+            return false;
+        }
+        self.since_mark.awaiting |= entered.awaits;
+        patch.push_open(&entered.html);
+        self.absorb(entered.index, patch);
+        self.drop_committed(entered.taken);
+        self.frontier = Some(entered.frontier);
         true
     }
 
@@ -598,15 +605,20 @@ impl Stream {
             return;
         };
         let committed = frontier.commit(&self.context(), &self.open, complete, at_end);
-        if !self.since_mark.awaiting {
+        let end_tags = frontier.end_tags();
+        if !self.since_mark.awaiting && !frontier.may_await() {
             // (Nothing to rewind to the mark for: a long code block is not
             // kept. Until the next mark, what may change waits.)
             self.since_mark.recording = false;
             self.since_mark.text = String::new();
         }
+        self.since_mark.awaiting |= committed.awaits;
         patch.push_html(&committed.html);
+        if let Some(index) = committed.index {
+            self.absorb(index, patch);
+        }
         if committed.closed {
-            patch.push_close(frontier::END_TAGS);
+            patch.push_close(end_tags);
             patch.push_html("\n");
             self.frontier = None;
         }

@@ -274,10 +274,43 @@ fn table_markdown() -> impl Strategy<Value = String> {
     prop::collection::vec(part, 0..40).prop_map(|parts| parts.concat())
 }
 
+/// Random markdown around lists and quotes: markers of each kind,
+/// indented continuations, nested items, blank lines that make a list
+/// loose or end a quote, lazy lines, alerts, and definitions in them.
+fn container_markdown() -> impl Strategy<Value = String> {
+    let part = prop_oneof![
+        Just("- ".to_owned()),
+        Just("* ".to_owned()),
+        Just("1. ".to_owned()),
+        Just("2) ".to_owned()),
+        Just("  - ".to_owned()),
+        Just("   ".to_owned()),
+        Just("> ".to_owned()),
+        Just(">".to_owned()),
+        Just("> > ".to_owned()),
+        Just("> [!NOTE]\n".to_owned()),
+        Just("\n".to_owned()),
+        Just("\n\n".to_owned()),
+        Just("    ".to_owned()),
+        Just("[1]".to_owned()),
+        Just("[a]".to_owned()),
+        Just("[a]: /a\n".to_owned()),
+        Just("[^1]".to_owned()),
+        Just("**".to_owned()),
+        Just("```\n".to_owned()),
+        Just("| a | b |\n|---|---|\n".to_owned()),
+        Just("---\n".to_owned()),
+        Just("# ".to_owned()),
+        Just("<details>\n".to_owned()),
+        "[a-z ]{1,5}",
+    ];
+    prop::collection::vec(part, 0..40).prop_map(|parts| parts.concat())
+}
+
 /// Streams `md` cut at `cuts`, checking each patch's steps against its
-/// `append` (they cover it; each element opened is a code block or a
-/// table, closed by its own end tags, one at a time; marks and rewinds
-/// come with nothing open) and the stream's open end tags; returns the
+/// `append` (they cover it; each element opened is a code block, a
+/// table, a list or a quote, closed by its own end tags, one at a time;
+/// marks and rewinds come with nothing open) and the stream's open end tags; returns the
 /// HTML assembled from the patches.
 fn stream_checking_steps(
     md: &str,
@@ -305,12 +338,16 @@ fn stream_checking_steps(
             match *step {
                 Step::Open(_) => {
                     prop_assert!(open.is_none(), "one element at a time");
-                    open = if piece.starts_with("<pre><code") {
-                        Some("</code></pre>")
-                    } else {
-                        prop_assert!(piece.starts_with("<table>"), "{piece:?}");
-                        Some("</tbody></table>")
-                    };
+                    let kinds = [
+                        ("<pre><code", "</code></pre>"),
+                        ("<table>", "</tbody></table>"),
+                        ("<ul>", "</ul>"),
+                        ("<ol", "</ol>"),
+                        ("<blockquote", "</blockquote>"),
+                    ];
+                    let kind = kinds.iter().find(|(start, _)| piece.starts_with(start));
+                    prop_assert!(kind.is_some(), "{piece:?}");
+                    open = kind.map(|(_, end)| *end);
                 }
                 Step::Close(_) => {
                     prop_assert_eq!(Some(piece), open.take());
@@ -343,6 +380,20 @@ proptest! {
     /// Code blocks are committed line by line inside their element: the
     /// appends still equal the one-shot render, and the steps say where
     /// the element opens and closes.
+    #[test]
+    fn lists_and_quotes_stream_to_their_one_shot_render(
+        md in container_markdown(),
+        cuts in prop::collection::vec(any::<usize>(), 0..30),
+        options in common::options(),
+    ) {
+        let whole = render(&md, &options);
+        let (_, citations) = stream(&md, &cuts, &options);
+        prop_assert_eq!(citations, whole.citations.occurrences);
+        prop_assert_eq!(stream_checking_steps(&md, &cuts, &options)?, whole.html.clone());
+        let one_byte = stream_checking_steps(&md, &chunked(md.len(), 1), &options)?;
+        prop_assert_eq!(one_byte, whole.html, "1-byte chunks");
+    }
+
     #[test]
     fn tables_stream_to_their_one_shot_render(
         md in table_markdown(),

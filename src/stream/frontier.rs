@@ -19,6 +19,7 @@ use pulldown_cmark::Event;
 
 use pulldown_cmark_escape::escape_html_body_text;
 
+use super::container::Container;
 use super::preview::{self, Fence};
 use super::{has_any_byte, FindLast, RenderContext};
 use crate::cite::index::{IndexBuilder, Offset};
@@ -66,25 +67,25 @@ impl Code {
 
 /// The blocks committed line by line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Leaf {
+enum LeafKind {
     Code(Code),
     Table,
 }
 
-impl Leaf {
+impl LeafKind {
     /// The end tags that close the block's element.
     fn end_tags(self) -> &'static str {
         match self {
-            Leaf::Code(_) => "</code></pre>",
-            Leaf::Table => "</tbody></table>",
+            LeafKind::Code(_) => "</code></pre>",
+            LeafKind::Table => "</tbody></table>",
         }
     }
 }
 
-/// An open leaf block whose element the host already has.
+/// An open leaf block (code, table) whose element the host already has.
 #[derive(Debug, Clone)]
-pub(super) struct Frontier {
-    leaf: Leaf,
+pub(super) struct LeafBlock {
+    leaf: LeafKind,
     /// The lines that opened the block, as written.
     opener: String,
     /// What a render of the opener then lines starts with, the opener's
@@ -120,31 +121,107 @@ pub(super) struct Committed {
     pub(super) awaits: bool,
     /// The block ended with them.
     pub(super) closed: bool,
+    /// What was committed of the block must be rendered again: a list
+    /// turned loose, or where a container ends was not clear at the end.
+    pub(super) redo: bool,
+    /// The link reference definitions they make, as written.
+    pub(super) definitions: Vec<String>,
+}
+
+/// An element that the committed HTML leaves open, and what going on
+/// inside it needs.
+#[derive(Debug, Clone)]
+pub(super) enum Frontier {
+    Leaf(LeafBlock),
+    Container(Container),
+}
+
+impl Frontier {
+    /// Opens the block that starts `open` (whose complete lines end at
+    /// `complete`), when its opener is complete.
+    pub(super) fn enter(
+        context: &RenderContext<'_>,
+        open: &str,
+        complete: usize,
+    ) -> Option<Entered> {
+        LeafBlock::enter(context, open, complete)
+            .or_else(|| Container::enter(context, open, complete))
+    }
+
+    /// What the finished lines of `open` (its complete lines end at
+    /// `complete`; at the message's end, all of it) add inside the
+    /// element, and whether the block ended with them.
+    pub(super) fn commit(
+        &mut self,
+        context: &RenderContext<'_>,
+        open: &str,
+        complete: usize,
+        at_end: bool,
+    ) -> Committed {
+        match self {
+            Frontier::Leaf(leaf) => leaf.commit(context, open, complete, at_end),
+            Frontier::Container(container) => container.commit(context, open, complete, at_end),
+        }
+    }
+
+    /// The HTML of `open`, the block's unfinished end, inside its element.
+    pub(super) fn tail(&self, context: &RenderContext<'_>, open: &str) -> String {
+        match self {
+            Frontier::Leaf(leaf) => leaf.tail(context, open),
+            Frontier::Container(container) => container.tail(context, open),
+        }
+    }
+
+    /// The end tags that close the element.
+    pub(super) fn end_tags(&self) -> &'static str {
+        match self {
+            Frontier::Leaf(leaf) => leaf.end_tags(),
+            Frontier::Container(container) => container.end_tags(),
+        }
+    }
+
+    /// Whether what is committed inside may change later (a reference in a
+    /// table's row, a list turning loose): the text since the mark is kept.
+    pub(super) fn may_await(&self) -> bool {
+        match self {
+            Frontier::Leaf(leaf) => leaf.may_await(),
+            Frontier::Container(_) => true,
+        }
+    }
+
+    /// Whether the line being typed at the end of `open` already ends the
+    /// block.
+    pub(super) fn typing_ends_block(&self, open: &str, complete: usize) -> bool {
+        match self {
+            Frontier::Leaf(leaf) => leaf.typing_ends_block(open, complete),
+            Frontier::Container(container) => container.typing_ends_block(open, complete),
+        }
+    }
 }
 
 /// Whether `open` (whose complete lines end at `complete`) starts with
 /// what reads as the opener of a leaf block committed line by line.
 pub(super) fn opens_at(open: &str, complete: usize) -> bool {
-    opener_at(open, complete).is_some()
+    opener_at(open, complete).is_some() || super::container::opens_at(open, complete)
 }
 
 /// The leaf block that `open` starts with, when its opener (a fence, a
 /// line indented as code, a table's header and delimiter rows) is
 /// complete: its kind and the opener's length.
-fn opener_at(open: &str, complete: usize) -> Option<(Leaf, usize)> {
+fn opener_at(open: &str, complete: usize) -> Option<(LeafKind, usize)> {
     let first_end = open[..complete].find('\n')? + 1;
     let first = &open[..first_end];
     if let Some(fence) = preview::fence_of(first) {
-        return Some((Leaf::Code(Code::Fenced(fence)), first_end));
+        return Some((LeafKind::Code(Code::Fenced(fence)), first_end));
     }
     if first.starts_with("    ") && !is_blank(first) {
-        return Some((Leaf::Code(Code::Indented), first_end));
+        return Some((LeafKind::Code(Code::Indented), first_end));
     }
     if !first.contains('|') {
         return None;
     }
     let second_end = first_end + open[first_end..complete].find('\n')? + 1;
-    preview::is_delimiter_row(&open[first_end..second_end]).then_some((Leaf::Table, second_end))
+    preview::is_delimiter_row(&open[first_end..second_end]).then_some((LeafKind::Table, second_end))
 }
 
 /// The start of the first complete line of `open`, at or after `from` (a
@@ -166,7 +243,7 @@ pub(super) fn fence_after_text(open: &str, from: usize, complete: usize) -> Opti
     None
 }
 
-impl Frontier {
+impl LeafBlock {
     /// Opens the leaf block that starts `open` (whose complete lines end
     /// at `complete`), when its opener is complete.
     pub(super) fn enter(
@@ -188,8 +265,8 @@ impl Frontier {
         let empty = render_inside(context, opener, "", leaf);
         let skeleton = element_start(&empty.html)?;
         let starts = match leaf {
-            Leaf::Code(_) => "<pre><code",
-            Leaf::Table => "<table>",
+            LeafKind::Code(_) => "<pre><code",
+            LeafKind::Table => "<table>",
         };
         if !html.starts_with(starts) || empty.closed_at.is_some() {
             return None;
@@ -199,11 +276,11 @@ impl Frontier {
             index: real.index,
             awaits: real.awaits,
             taken: opener_len,
-            frontier: Frontier {
+            frontier: Frontier::Leaf(LeafBlock {
                 leaf,
                 opener: opener.to_owned(),
                 skeleton,
-            },
+            }),
         })
     }
 
@@ -215,7 +292,7 @@ impl Frontier {
     /// Whether its lines may hold references (a table's rows), which a
     /// later definition may change.
     pub(super) fn may_await(&self) -> bool {
-        self.leaf == Leaf::Table
+        self.leaf == LeafKind::Table
     }
 
     /// What the finished lines of `open` (its complete lines end at
@@ -255,8 +332,8 @@ impl Frontier {
     /// plain, by the parser where not.
     fn lines(&self, context: &RenderContext<'_>, lines: &str) -> Committed {
         let plain = match self.leaf {
-            Leaf::Code(code) => plain_code(code, lines),
-            Leaf::Table => None,
+            LeafKind::Code(code) => plain_code(code, lines),
+            LeafKind::Table => None,
         };
         plain.unwrap_or_else(|| self.parsed_lines(context, lines))
     }
@@ -280,6 +357,7 @@ impl Frontier {
             index: Some(inside.index),
             awaits: inside.awaits,
             closed,
+            ..Committed::default()
         }
     }
 
@@ -299,9 +377,9 @@ impl Frontier {
                     .is_some_and(|b| !matches!(b, b' ' | b'\t'))
         };
         match self.leaf {
-            Leaf::Code(Code::Indented) => starts_at_margin(),
-            Leaf::Code(Code::Fenced(_)) => false,
-            Leaf::Table => {
+            LeafKind::Code(Code::Indented) => starts_at_margin(),
+            LeafKind::Code(Code::Fenced(_)) => false,
+            LeafKind::Table => {
                 !is_blank(typed) && without_blank_lines_at_end(&open[..complete]).len() < complete
             }
         }
@@ -325,14 +403,14 @@ impl Frontier {
         let line_start = open.find_last(b'\n').map_or(0, |i| i + 1);
         let typed = open[line_start..].trim_start_matches(' ');
         let shown = match self.leaf {
-            Leaf::Code(Code::Fenced(fence))
+            LeafKind::Code(Code::Fenced(fence))
                 if !typed.is_empty() && typed.bytes().all(|b| b == fence.char) =>
             {
                 &open[..line_start]
             }
-            Leaf::Code(Code::Fenced(_)) => open,
-            Leaf::Code(Code::Indented) => without_blank_lines_at_end(open),
-            Leaf::Table => {
+            LeafKind::Code(Code::Fenced(_)) => open,
+            LeafKind::Code(Code::Indented) => without_blank_lines_at_end(open),
+            LeafKind::Table => {
                 let whole = [self.opener.as_str(), open].concat();
                 let preview = preview::preview(&whole);
                 let rows = preview.text.strip_prefix(self.opener.as_str());
@@ -417,7 +495,7 @@ fn closes(fence: Fence, line: &str) -> Option<bool> {
 }
 
 /// Whether `line` is blank as CommonMark reads it: spaces and tabs only.
-fn is_blank(line: &str) -> bool {
+pub(super) fn is_blank(line: &str) -> bool {
     line.bytes()
         .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
 }
@@ -441,7 +519,7 @@ struct Inside {
 }
 
 /// `text` without the blank lines at its end.
-fn without_blank_lines_at_end(text: &str) -> &str {
+pub(super) fn without_blank_lines_at_end(text: &str) -> &str {
     let mut end = text.len();
     while end > 0 {
         let line = text[..end].strip_suffix('\n').unwrap_or(&text[..end]);
@@ -459,10 +537,10 @@ fn without_blank_lines_at_end(text: &str) -> &str {
 /// stream's citation state; tells where the block that the opener starts
 /// ends, and whether the lines hold a reference that a later definition
 /// may change.
-fn render_inside(context: &RenderContext<'_>, opener: &str, lines: &str, leaf: Leaf) -> Inside {
+fn render_inside(context: &RenderContext<'_>, opener: &str, lines: &str, leaf: LeafKind) -> Inside {
     let text = [context.definitions, opener, lines].concat();
     let lines_start = context.definitions.len() + opener.len();
-    let mut awaits = leaf == Leaf::Table && lines.contains("[^");
+    let mut awaits = leaf == LeafKind::Table && lines.contains("[^");
     let markers_on = context.options.syntaxes.markers;
     let events = parse_noting_broken_links(&text, |link| {
         awaits |= link.span.start >= lines_start
@@ -474,7 +552,7 @@ fn render_inside(context: &RenderContext<'_>, opener: &str, lines: &str, leaf: L
     // when the header was handed over.)
     let events = events
         .filter(|(event, range)| {
-            leaf != Leaf::Table || range.start >= lines_start || !is_inline(event)
+            leaf != LeafKind::Table || range.start >= lines_start || !is_inline(event)
         })
         .inspect(|(event, range)| watch.see(event, range));
     let index = context.index.part(Offset {
@@ -575,7 +653,10 @@ mod tests {
         let Some(Entered { frontier, .. }) = Frontier::enter(&context, &open, open.len()) else {
             return Ok(());
         };
-        let Leaf::Code(code) = frontier.leaf else {
+        let Frontier::Leaf(frontier) = frontier else {
+            return Ok(());
+        };
+        let LeafKind::Code(code) = frontier.leaf else {
             return Ok(());
         };
         if let Some(plain) = plain_code(code, lines) {

@@ -26,6 +26,7 @@
 //! tail (a [`Provisional`] head) until a definition could change them.
 
 mod boundary;
+mod container;
 mod frontier;
 mod preview;
 mod tail;
@@ -601,10 +602,18 @@ impl Stream {
     /// Commits the finished lines of the open code block (those before
     /// `complete`; at `at_end`, all), and closes its element when it ended.
     fn commit_inside(&mut self, patch: &mut Patch, complete: usize, at_end: bool) {
-        let Some(frontier) = &self.frontier else {
+        let Some(mut frontier) = self.frontier.take() else {
             return;
         };
         let committed = frontier.commit(&self.context(), &self.open, complete, at_end);
+        if committed.redo {
+            // (A list's items were committed tight, say: all is rendered
+            // again.)
+            let since = self.withdraw(patch);
+            self.open.insert_str(0, &since);
+            self.line_start += since.len();
+            return;
+        }
         let end_tags = frontier.end_tags();
         if !self.since_mark.awaiting && !frontier.may_await() {
             // (Nothing to rewind to the mark for: a long code block is not
@@ -612,15 +621,23 @@ impl Stream {
             self.since_mark.recording = false;
             self.since_mark.text = String::new();
         }
-        self.since_mark.awaiting |= committed.awaits;
+        if frontier.may_await() {
+            // (Code holds no references, definitions or footnotes.)
+            let taken = &self.open[..committed.taken];
+            self.since_mark.rewind |= taken.contains("]:") && self.since_mark.awaiting;
+            self.since_mark.awaiting |= committed.awaits;
+            self.since_mark.footnotes |= taken.contains("[^");
+        }
         patch.push_html(&committed.html);
         if let Some(index) = committed.index {
             self.absorb(index, patch);
         }
+        self.add_definitions(committed.definitions);
         if committed.closed {
             patch.push_close(end_tags);
             patch.push_html("\n");
-            self.frontier = None;
+        } else {
+            self.frontier = Some(frontier);
         }
         self.drop_committed(committed.taken);
     }
@@ -677,6 +694,13 @@ impl Stream {
     /// Commits the blocks of the open text before `cut` (the text up to
     /// `end` being decided), if they are final; whether it did.
     fn commit_cut(&mut self, cut: usize, end: usize, patch: &mut Patch) -> bool {
+        let defines = self.open[..cut].contains("]:");
+        let footnotes = self.open[..cut].contains("[^");
+        if self.since_mark.rewind && !defines {
+            // (The definitions are all in: before these blocks take their
+            // citations' numbers.)
+            self.rewind(patch);
+        }
         let open = self.open[..end].to_owned();
         let reached = Cell::new(Reached::NotYet);
         let written = self
@@ -685,11 +709,6 @@ impl Stream {
         if !written.closed_at_cut(reached.get()) {
             self.refused_cut = Some(cut);
             return false;
-        }
-        let defines = self.open[..cut].contains("]:");
-        let footnotes = self.open[..cut].contains("[^");
-        if self.since_mark.rewind && !defines {
-            self.rewind(patch);
         }
         let awaits = footnotes || written.ambiguous_reference.is_some_and(|at| at < cut);
         self.move_mark(patch);
@@ -734,10 +753,13 @@ impl Stream {
     /// citation state and the definitions as they were at the mark.
     fn withdraw(&mut self, patch: &mut Patch) -> String {
         let since = std::mem::take(&mut self.since_mark);
+        debug_assert!(since.recording, "a rewind needs all since the mark");
         patch.rewind |= !patch.mark;
         patch.append.clear();
         patch.steps.clear();
         patch.citations.clear();
+        // (Nothing was open at the mark.)
+        self.frontier = None;
         self.index = since.index.clone();
         self.definitions.truncate(since.definitions);
         self.committed -= since.text.len();
@@ -770,7 +792,13 @@ impl Stream {
     fn push_written(&mut self, written: WrittenOpen, patch: &mut Patch) {
         patch.push_html(&written.html);
         self.absorb(written.index, patch);
-        for definition in written.new_definitions {
+        self.add_definitions(written.new_definitions);
+    }
+
+    /// Keeps committed link reference definitions, to parse before the open
+    /// text.
+    fn add_definitions(&mut self, definitions: Vec<String>) {
+        for definition in definitions {
             self.definitions.push_str(definition.trim_end());
             self.definitions.push('\n');
         }
@@ -1481,9 +1509,13 @@ mod tests {
             patch.append, "",
             "`- a` may go on: `- a\\n  b`? a list above?"
         );
+        // The paragraph is final; the list opens, its item still going on.
         let patch = stream.push("\n");
-        assert_eq!(patch.append, "<p>First paragraph.</p>\n");
-        assert_eq!(stream.push("\nNext").append, "<ul>\n<li>a</li>\n</ul>\n");
+        assert_eq!(patch.append, "<p>First paragraph.</p>\n<ul>\n");
+        assert_eq!(patch.steps, [Step::Html(24), Step::Open(5)]);
+        let patch = stream.push("\nNext");
+        assert_eq!(patch.append, "<li>a</li>\n</ul>\n");
+        assert_eq!(patch.steps, [Step::Html(11), Step::Close(5), Step::Html(1)]);
         let patch = stream.push(" one.");
         assert_eq!(
             patch.append, "",

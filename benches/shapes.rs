@@ -13,7 +13,8 @@
 //! - stream ÷ one-shot: the stream's wall time over one [`render`] of the
 //!   whole text (median of interleaved runs; one run when a stream takes
 //!   over a second).
-//! - whether the appends equal the one-shot HTML (a `FAIL` line if not).
+//! - whether the patches, applied as [`StreamedHtml`] does (rewinds
+//!   included), give the one-shot HTML (a `FAIL` line if not).
 //!
 //! A run that exceeds the time budget is stopped and reported as such.
 //! Then the same for one paragraph being typed at 1 to 8 KiB.
@@ -25,7 +26,7 @@ use std::hint::black_box;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use citemark::{render, Options, Stream};
+use citemark::{render, Options, Stream, StreamedHtml};
 
 #[path = "support/shapes.rs"]
 mod shapes;
@@ -113,11 +114,12 @@ fn str_chunks(text: &str, size: usize) -> impl Iterator<Item = &str> {
 fn stream(text: &str, options: &Options, budget: Duration) -> Run {
     let start = Instant::now();
     let mut stream = Stream::new(options.clone());
-    let (mut html, mut tail, mut handed, mut pushed) = (String::new(), String::new(), 0, 0);
+    let mut html = StreamedHtml::default();
+    let (mut tail, mut handed, mut pushed) = (String::new(), 0, 0);
     for piece in str_chunks(text, CHUNK) {
         let patch = stream.push_deferred(piece);
         stream.tail_into(&mut tail);
-        html.push_str(&patch.append);
+        html.apply(&patch);
         handed += patch.append.len() + tail.len();
         pushed += piece.len();
         let elapsed = start.elapsed();
@@ -129,13 +131,13 @@ fn stream(text: &str, options: &Options, budget: Duration) -> Run {
         }
     }
     let last = stream.finish();
-    html.push_str(&last.append);
+    html.apply(&last);
     handed += last.append.len();
     black_box(&tail);
     Run::Done {
         time: start.elapsed(),
         handed,
-        html,
+        html: html.html().to_owned(),
     }
 }
 

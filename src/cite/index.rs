@@ -195,6 +195,16 @@ pub(crate) struct IndexBuilder {
     offset: Offset,
 }
 
+/// A state of an [`IndexBuilder`] to come back to (a streamed message's
+/// mark): how much it had recorded, and the sources' uses then.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct IndexMark {
+    occurrences: usize,
+    diagnostics: usize,
+    cited: Vec<(usize, u32)>,
+    cited_slot: Vec<u32>,
+}
+
 /// Where a parsed text sits in the message: ranges move by `+ add - sub`.
 /// (A streamed part is parsed after a prefix of earlier link reference
 /// definitions, so it can sit before or after its message position.)
@@ -230,6 +240,25 @@ impl IndexBuilder {
             earlier: self.earlier + self.occurrences.len(),
             offset,
         }
+    }
+
+    /// Where this builder is now, to come back to with
+    /// [`IndexBuilder::rewind`]: what was recorded is counted, not copied.
+    pub(crate) fn mark(&self) -> IndexMark {
+        IndexMark {
+            occurrences: self.occurrences.len(),
+            diagnostics: self.diagnostics.len(),
+            cited: self.cited.clone(),
+            cited_slot: self.cited_slot.clone(),
+        }
+    }
+
+    /// Forgets what was recorded since `mark`.
+    pub(crate) fn rewind(&mut self, mark: &IndexMark) {
+        self.occurrences.truncate(mark.occurrences);
+        self.diagnostics.truncate(mark.diagnostics);
+        self.cited.clone_from(&mark.cited);
+        self.cited_slot.clone_from(&mark.cited_slot);
     }
 
     /// Takes in a finished part made by [`IndexBuilder::part`]; returns its

@@ -38,7 +38,7 @@ use std::ops::Range;
 use pulldown_cmark::{BrokenLink, Event, LinkType};
 use serde::{Deserialize, Serialize};
 
-use crate::cite::index::{IndexBuilder, Offset};
+use crate::cite::index::{IndexBuilder, IndexMark, Offset};
 use crate::cite::{marker_definitions, Citations};
 use crate::html::{html_capacity, write_html, SourceAttributes, WrittenPart};
 use crate::options::Options;
@@ -270,7 +270,7 @@ struct SinceMark {
     /// a code block with nothing awaiting a definition, it is let go.)
     recording: bool,
     /// The citation state at the mark.
-    index: IndexBuilder,
+    index: IndexMark,
     /// How much of the committed definitions came before the mark (a
     /// definition before a marker-shaped reference makes it a link).
     definitions: usize,
@@ -651,7 +651,9 @@ impl Stream {
             self.since_mark.text.push_str(&self.open[..len]);
         }
         self.open.drain(..len);
-        self.line_start -= len;
+        // (At the end, or when a line being typed ended a block, the last
+        // line itself may go.)
+        self.line_start = self.line_start.saturating_sub(len);
         self.tail.reset();
         self.committed += len;
         self.refused_cut = None;
@@ -741,7 +743,7 @@ impl Stream {
         patch.mark = true;
         self.since_mark = SinceMark {
             recording: true,
-            index: self.index.clone(),
+            index: self.index.mark(),
             definitions: self.definitions.len(),
             ..SinceMark::default()
         };
@@ -760,7 +762,7 @@ impl Stream {
         patch.citations.clear();
         // (Nothing was open at the mark.)
         self.frontier = None;
-        self.index = since.index.clone();
+        self.index.rewind(&since.index);
         self.definitions.truncate(since.definitions);
         self.committed -= since.text.len();
         self.tail.reset();

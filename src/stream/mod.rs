@@ -1,29 +1,25 @@
 //! Streaming: rendering a message as it arrives, chunk by chunk.
 //!
 //! A [`Stream`] keeps the message's unfinished end (the *open* text) and
-//! what it needs to go on from the finished part: the citation state
-//! (ordinals, source numbers) and the link reference definitions seen so
-//! far. When a blank line is followed by a complete line, or by a line
-//! whose first characters already say it starts a block of its own, the
-//! blocks before it may be final; `boundary` checks that against the
-//! parser, and their HTML becomes [`Patch::append`] — it is never parsed
-//! again. The open text is rendered as the [`Patch::tail`], through
-//! `preview`, which hides syntax still being typed.
+//! what it needs to go on from the finished part: the citation state, the
+//! link reference definitions seen so far, and the element left open at
+//! the *frontier* (docs/streaming.md). Every child of a block but its last
+//! is final, and a finished line of a code block or table renders alone
+//! after the block's opener: so top-level blocks are committed at cuts
+//! (`boundary`), a code block or table line by line inside its open
+//! element (`frontier`), a list or quote child by child inside its own
+//! (`container`). Committed HTML goes out as [`Patch::append`] and is never
+//! parsed again; the open text is rendered as the [`Patch::tail`], through
+//! `preview`, which hides syntax still being typed, and `tail`, which keeps
+//! what it can between pushes.
 //!
-//! # What may keep blocks open
-//! A block is committed only when nothing later can change it, so that the
-//! appends plus the final tail equal [`render`](crate::render) of the whole
-//! message, byte for byte. Link reference definitions reach back in
-//! CommonMark: a block with a reference like `[label]` that nothing defines
-//! yet stays open until [`Stream::finish`], and so does everything after
-//! it (marker-shaped references such as `[1]` are citations whatever comes
-//! later, unless a `(` follows them; see the README). Footnotes (`[^1]`)
-//! are numbered across the message and also keep the rest open, as does
-//! raw HTML left unbalanced (`<details>` awaiting its `</details>`). The
-//! message still renders correctly, with a longer tail; and so that a long
-//! answer after an undefined `[note]` does not cost its whole tail at each
-//! push, its finished blocks are rendered once and kept at the head of the
-//! tail (a [`Provisional`] head) until a definition could change them.
+//! # Late decisions
+//! A block holding a reference that nothing defines yet, or a footnote,
+//! is committed as it reads now, and the *mark* stays before it
+//! ([`SinceMark`]): a later definition makes the stream rewind to the mark
+//! and render what followed it again, once. So the appends, with rewinds
+//! applied ([`StreamedHtml`]), equal [`render`](crate::render) of the
+//! whole message byte for byte, however it was cut into chunks.
 
 mod boundary;
 mod container;
@@ -357,13 +353,14 @@ impl Stream {
                 && early_cut(&self.open, self.line_start)
                     .is_some_and(|cut| self.refused_cut != Some(cut))
         };
-        // (A line typed at the margin ends an indented code block at once.)
-        let ends_code = || {
+        // (A line being typed may end the open element at once: a line at
+        // the margin after an indented code block, a list or a quote.)
+        let ends_open_element = || {
             self.frontier
                 .as_ref()
-                .is_some_and(|code| code.typing_ends_block(&self.open, self.line_start))
+                .is_some_and(|open| open.typing_ends_block(&self.open, self.line_start))
         };
-        if newline.is_some() || early() || ends_code() || self.deferred {
+        if newline.is_some() || early() || ends_open_element() || self.deferred {
             self.commit(&mut patch);
         }
         patch

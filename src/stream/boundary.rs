@@ -17,8 +17,10 @@ use super::FindLast;
 use crate::parse::{is_inline_end, is_inline_tag};
 
 /// The last candidate cut in `text`: the start of a complete non-blank
-/// line that follows a blank line; none before the line starting at `from`
-/// (its lines were looked at before).
+/// line that follows a blank line, or that starts a footnote definition
+/// (definitions written one per line, as models write them at the end,
+/// follow each other with no blank line); none before the line starting at
+/// `from` (its lines were looked at before).
 pub(super) fn last_cut(text: &str, from: usize) -> Option<usize> {
     let complete = text.find_last(b'\n')? + 1;
     let mut line_end = complete;
@@ -29,6 +31,9 @@ pub(super) fn last_cut(text: &str, from: usize) -> Option<usize> {
             .find_last(b'\n')
             .map_or(0, |i| i + 1);
         let blank = is_blank(&text[line_start..line_end]);
+        if line_start > 0 && starts_footnote_definition(&text[line_start..line_end]) {
+            return Some(line_start);
+        }
         if blank {
             if let Some(start) = later_line_start {
                 return Some(start);
@@ -41,6 +46,13 @@ pub(super) fn last_cut(text: &str, from: usize) -> Option<usize> {
         }
         line_end = line_start;
     }
+}
+
+/// Whether `line` starts a footnote definition at the margin: `[^label]:`.
+fn starts_footnote_definition(line: &str) -> bool {
+    line.strip_prefix("[^")
+        .and_then(|rest| rest.split_once("]:"))
+        .is_some_and(|(label, _)| !label.is_empty() && !label.contains(['[', ']', ' ', '\t']))
 }
 
 /// A cut at the start of the last line, still being typed, when it

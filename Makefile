@@ -9,6 +9,9 @@
 #   make bench-shapes  streaming by shape (code block, table, lists, quote, details, footnotes,
 #               late references; 16 and 256 KiB): bytes handed and time against one render
 #               (SHAPES=table,details SIZES=16,256 SHAPES_BUDGET_S=20 select; docs/performance.md)
+#   make bench-corpus  the READMEs of the crates in the local cargo registry (collected into the
+#               git-ignored target/corpus/readmes/), streamed at 1-, 4- and 16-byte chunks:
+#               stream = render, prefix rate, bytes handed, time (CORPUS_BUDGET_S; docs/corpus.md)
 #   make bench-node  the npm package against other JS markdown renderers in Node (after make pkg)
 #   make test-browser  pkg/src's hydration entry points and XSS corpora in headless Chromium
 #   make pkg        the npm package's generated files (pkg/dist/: wasm + glue, default and lite)
@@ -22,7 +25,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test bench bench-shapes bench-node toolchain fmt lint doc test-browser pkg pkg-tools test-node size size-floor apps
+.PHONY: demo test bench bench-shapes bench-corpus bench-node toolchain fmt lint doc test-browser pkg pkg-tools test-node size size-floor apps
 
 ## Installs what the Rust checks need; idempotent and quick when present.
 toolchain:
@@ -64,6 +67,12 @@ bench: toolchain bench-node
 ## docs/performance.md "Streaming by shape": a plain main (benches/shapes.rs), a few minutes.
 bench-shapes: toolchain
 	$(CARGO) bench --bench shapes
+
+## docs/corpus.md: real documents nobody here wrote (scripts/collect-readmes.sh, no network;
+## not committed), streamed by a plain main (benches/corpus.rs), a few minutes.
+bench-corpus: toolchain
+	scripts/collect-readmes.sh
+	$(CARGO) bench --bench corpus
 
 ## Browser tests (README: Hydration): Debian's Chromium, installed when
 ## missing, driven by the pinned playwright-core. The samples are rendered by

@@ -81,9 +81,8 @@ impl Container {
         let first_end = open[..complete].find('\n')? + 1;
         let rendered = render_children(context, "", &open[..first_end]);
         let start_tag = rendered.html.split_inclusive('\n').next()?;
-        let quote = marker.is_none();
         let ends_at_once = shape(context, "", &open[..first_end])
-            .seems_to_end(&open[..first_end], quote)
+            .seems_to_end(&open[..first_end])
             .is_some_and(|end| end < first_end);
         let (kind, end_tags, starts) = match marker {
             Some(_) => {
@@ -158,7 +157,7 @@ impl Container {
         let decided = if at_end { open.len() } else { complete };
         let text = &open[..decided];
         let shape = shape(context, &opener, text);
-        if shape.seems_to_end(text, self.kind == Kind::Quote).is_some() {
+        if shape.seems_to_end(text).is_some() {
             if let Some(end) = self.end_in(context, &opener, text) {
                 return self.take(context, &opener, &open[..end], true);
             }
@@ -191,7 +190,7 @@ impl Container {
     /// after it.)
     fn end_in(&self, context: &RenderContext<'_>, opener: &str, text: &str) -> Option<usize> {
         let shape = shape(context, opener, text);
-        let end = shape.seems_to_end(text, self.kind == Kind::Quote)?;
+        let end = shape.seems_to_end(text)?;
         let whole = render_children(context, opener, text);
         let part = render_children(context, opener, &text[..end]);
         self.children_html(&part.html, opener)?;
@@ -310,7 +309,7 @@ impl Container {
         let preview = preview::preview(open);
         let shown: &str = &preview.text;
         let shape = shape(context, &opener, shown);
-        let rendered = match shape.seems_to_end(shown, self.kind == Kind::Quote) {
+        let rendered = match shape.seems_to_end(shown) {
             Some(end) if shape.followed && end < shown.len() => {
                 render_children(context, &opener, &shown[..end])
             }
@@ -423,9 +422,8 @@ impl Shape {
     }
 
     /// Where the container seems to end in `text` (the end of its last
-    /// child's line), when something that is not its own follows: a block,
-    /// or for a quote a blank line.
-    fn seems_to_end(&self, text: &str, quote: bool) -> Option<usize> {
+    /// child's line), when a block that is not its own follows.
+    fn seems_to_end(&self, text: &str) -> Option<usize> {
         let content_end = self.content_end.min(text.len());
         let line_end = match text[..content_end].ends_with('\n') {
             true => content_end,
@@ -433,14 +431,9 @@ impl Shape {
                 .find('\n')
                 .map_or(text.len(), |i| content_end + i + 1),
         };
-        // (Text that makes no event, a definition, may yet go on with it.)
-        let after = &text[line_end..];
-        let blank_line_after = after
-            .split_inclusive('\n')
-            .next()
-            .is_some_and(|line| line.ends_with('\n') && is_blank(line));
-        let ends = self.followed || quote && blank_line_after;
-        ends.then_some(line_end)
+        // (Text that makes no event, a definition, may yet go on with it;
+        // and after an alert's `[!NOTE]`, even a blank line may.)
+        self.followed.then_some(line_end)
     }
 }
 

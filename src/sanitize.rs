@@ -228,6 +228,9 @@ pub(crate) struct Scope {
     pub(crate) close_depth: usize,
     /// Raw elements still open, for closing the scope early once balanced.
     open_elements: Vec<String>,
+    /// A raw piece ended inside an HTML comment (an HTML block's lines come
+    /// one piece each): what follows is the comment's, until `-->`.
+    in_comment: bool,
     /// Every raw piece so far was a [`SIMPLE_TAGS`] tag without attributes,
     /// properly nested: the fragment is already clean.
     simple: bool,
@@ -241,6 +244,7 @@ impl Scope {
             pending: String::new(),
             close_depth,
             open_elements: Vec::new(),
+            in_comment: false,
             simple: true,
         }
     }
@@ -253,7 +257,7 @@ impl Scope {
     /// Appends a piece of raw HTML from the markdown.
     pub(crate) fn push_raw(&mut self, raw: &str) {
         self.flush_pending();
-        if let Some((name, closing)) = simple_tag(raw).filter(|_| self.simple) {
+        if let Some((name, closing)) = simple_tag(raw).filter(|_| self.simple && !self.in_comment) {
             // Written the way ammonia would write it, so both paths agree.
             let void = VOID_TAGS.contains(&name);
             if closing {
@@ -271,7 +275,7 @@ impl Scope {
             return;
         }
         self.simple = false;
-        track_elements(raw, &mut self.open_elements);
+        self.in_comment = track_elements(raw, &mut self.open_elements, self.in_comment);
         self.fragment.extend(raw.chars().map(|c| match c {
             PLACEHOLDER_OPEN | PLACEHOLDER_CLOSE => char::REPLACEMENT_CHARACTER,
             c => c,
@@ -364,16 +368,27 @@ fn parse_placeholder(s: &str) -> Option<(usize, usize)> {
     Some((k, s.len() - tail.len()))
 }
 
-/// Updates the stack of open raw elements with the tags in `raw`.
+/// Updates the stack of open raw elements with the tags in `raw`, which
+/// starts inside a comment when `in_comment`; returns whether it ends
+/// inside one.
 ///
 /// A light scan, not a parser: it only decides when a scope may end early.
 /// Safety never depends on it, since ammonia balances whatever it is given.
-fn track_elements(raw: &str, open: &mut Vec<String>) {
+fn track_elements(raw: &str, open: &mut Vec<String>, in_comment: bool) -> bool {
     let mut rest = raw;
+    if in_comment {
+        match rest.find("-->") {
+            Some(end) => rest = &rest[end + 3..],
+            None => return true,
+        }
+    }
     while let Some(lt) = rest.find('<') {
         rest = &rest[lt + 1..];
-        if rest.starts_with("!--") {
-            rest = rest.find("-->").map_or("", |end| &rest[end + 3..]);
+        if let Some(comment) = rest.strip_prefix("!--") {
+            match comment.find("-->") {
+                Some(end) => rest = &comment[end + 3..],
+                None => return true,
+            }
             continue;
         }
         let closing = rest.starts_with('/');
@@ -396,6 +411,7 @@ fn track_elements(raw: &str, open: &mut Vec<String>) {
             open.push(name);
         }
     }
+    false
 }
 
 #[cfg(all(test, not(feature = "sanitize")))]
@@ -541,9 +557,28 @@ mod tests {
         track_elements(
             "<details open>\n<summary>S</summary><br><img src=x />",
             &mut open,
+            false,
         );
         assert_eq!(open, vec!["details"]);
-        track_elements("<!-- </details> --></details>", &mut open);
+        assert!(!track_elements(
+            "<!-- </details> --></details>",
+            &mut open,
+            false
+        ));
         assert!(open.is_empty());
+    }
+
+    #[test]
+    fn a_comment_over_several_pieces_opens_nothing() {
+        // (An HTML block's lines come one piece each.)
+        let mut open = Vec::new();
+        assert!(track_elements("<!-- a comment\n", &mut open, false));
+        assert!(track_elements(
+            "holding <X> and <details>\n",
+            &mut open,
+            true
+        ));
+        assert!(!track_elements("--> <b>\n", &mut open, true));
+        assert_eq!(open, vec!["b"]);
     }
 }

@@ -1524,6 +1524,24 @@ mod tests {
     }
 
     #[test]
+    fn a_tag_in_a_comment_keeps_nothing_open() {
+        // (Found streaming public READMEs: the comment's lines come one raw
+        // piece each, and `<X>` read as an element left everything after it
+        // in the tail.)
+        let message = "<!--\nA <X> here\n-->\n\nPara one.\n\nPara two.\n\nPara three.\n";
+        let mut stream = Stream::new(Options::default());
+        let mut before_finish = String::new();
+        for line in message.split_inclusive('\n') {
+            before_finish.push_str(&stream.push(line).append);
+        }
+        assert!(
+            before_finish.contains("<p>Para two.</p>"),
+            "{before_finish}"
+        );
+        assert_equivalent(message);
+    }
+
+    #[test]
     fn split_characters_wait_for_their_other_bytes() {
         let mut stream = Stream::new(Options::default());
         let bytes = "é".as_bytes();

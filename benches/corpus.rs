@@ -34,6 +34,10 @@ use std::time::{Duration, Instant};
 
 use citemark::{render, Options, Stream, StreamedHtml};
 
+#[path = "support/chunks.rs"]
+mod chunks;
+use chunks::str_chunks;
+
 const CHUNKS: [usize; 3] = [1, 4, 16];
 /// The chunk size of the bytes-handed and time figures, and of the examples.
 const MEASURED_CHUNK: usize = 4;
@@ -299,23 +303,6 @@ impl<'a> Seen<'a> {
 
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     a.iter().zip(b).take_while(|(x, y)| x == y).count()
-}
-
-/// `text` in pieces of `size` bytes, each stretched to a char boundary.
-fn str_chunks(text: &str, size: usize) -> impl Iterator<Item = &str> {
-    let mut from = 0;
-    std::iter::from_fn(move || {
-        if from >= text.len() {
-            return None;
-        }
-        let mut to = (from + size).min(text.len());
-        while !text.is_char_boundary(to) {
-            to += 1;
-        }
-        let piece = &text[from..to];
-        from = to;
-        Some(piece)
-    })
 }
 
 /// Something a reader saw that later changed.

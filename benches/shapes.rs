@@ -28,6 +28,10 @@ use std::time::{Duration, Instant};
 
 use citemark::{render, Options, Stream, StreamedHtml};
 
+#[path = "support/chunks.rs"]
+mod chunks;
+use chunks::str_chunks;
+
 #[path = "support/shapes.rs"]
 mod shapes;
 
@@ -90,23 +94,6 @@ impl Outcome {
             Outcome::Stopped { .. } => None,
         }
     }
-}
-
-/// `text` in pieces of `size` bytes, each stretched to a char boundary.
-fn str_chunks(text: &str, size: usize) -> impl Iterator<Item = &str> {
-    let mut from = 0;
-    std::iter::from_fn(move || {
-        if from >= text.len() {
-            return None;
-        }
-        let mut to = (from + size).min(text.len());
-        while !text.is_char_boundary(to) {
-            to += 1;
-        }
-        let piece = &text[from..to];
-        from = to;
-        Some(piece)
-    })
 }
 
 /// Streams `text` in [`CHUNK`]-byte pieces with the tail after every push,

@@ -26,7 +26,7 @@ use criterion::{Criterion, Throughput};
 #[path = "support/workload.rs"]
 mod workload;
 use workload::{
-    corpus, str_chunks, stream_every_push, stream_every_push_new_tail, stream_per_frame,
+    chunks::str_chunks, corpus, stream_every_push, stream_every_push_new_tail, stream_per_frame,
 };
 
 const SIZES: &[(&str, usize)] = &[

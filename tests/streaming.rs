@@ -377,48 +377,56 @@ fn stream_checking_steps(
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(common::cases(500)))]
 
-    /// Code blocks are committed line by line inside their element: the
-    /// appends still equal the one-shot render, and the steps say where
-    /// the element opens and closes.
+    /// Lists and quotes are committed child by child inside their
+    /// element: the patches still give the one-shot render, and the steps
+    /// say where the element opens and closes.
     #[test]
     fn lists_and_quotes_stream_to_their_one_shot_render(
         md in container_markdown(),
         cuts in prop::collection::vec(any::<usize>(), 0..30),
         options in common::options(),
     ) {
-        let whole = render(&md, &options);
-        let (_, citations) = stream(&md, &cuts, &options);
-        prop_assert_eq!(citations, whole.citations.occurrences);
-        prop_assert_eq!(stream_checking_steps(&md, &cuts, &options)?, whole.html.clone());
-        let one_byte = stream_checking_steps(&md, &chunked(md.len(), 1), &options)?;
-        prop_assert_eq!(one_byte, whole.html, "1-byte chunks");
+        streams_with_steps_to_its_one_shot_render(&md, &cuts, &options)?;
     }
 
+    /// Tables, row by row.
     #[test]
     fn tables_stream_to_their_one_shot_render(
         md in table_markdown(),
         cuts in prop::collection::vec(any::<usize>(), 0..30),
         options in common::options(),
     ) {
-        let whole = render(&md, &options);
-        let (_, citations) = stream(&md, &cuts, &options);
-        prop_assert_eq!(citations, whole.citations.occurrences);
-        prop_assert_eq!(stream_checking_steps(&md, &cuts, &options)?, whole.html.clone());
-        let one_byte = stream_checking_steps(&md, &chunked(md.len(), 1), &options)?;
-        prop_assert_eq!(one_byte, whole.html, "1-byte chunks");
+        streams_with_steps_to_its_one_shot_render(&md, &cuts, &options)?;
     }
 
+    /// Code blocks, line by line.
     #[test]
     fn code_blocks_stream_to_their_one_shot_render(
         md in code_markdown(),
         cuts in prop::collection::vec(any::<usize>(), 0..30),
         options in common::options(),
     ) {
-        let whole = render(&md, &options);
-        prop_assert_eq!(stream_checking_steps(&md, &cuts, &options)?, whole.html.clone());
-        let one_byte = stream_checking_steps(&md, &chunked(md.len(), 1), &options)?;
-        prop_assert_eq!(one_byte, whole.html, "1-byte chunks");
+        streams_with_steps_to_its_one_shot_render(&md, &cuts, &options)?;
     }
+}
+
+/// `md` streamed cut at `cuts`, and in 1-byte chunks, gives its one-shot
+/// HTML and citations, with every patch's steps well formed.
+fn streams_with_steps_to_its_one_shot_render(
+    md: &str,
+    cuts: &[usize],
+    options: &Options,
+) -> Result<(), TestCaseError> {
+    let whole = render(md, options);
+    let (_, citations) = stream(md, cuts, options);
+    prop_assert_eq!(citations, whole.citations.occurrences);
+    prop_assert_eq!(
+        stream_checking_steps(md, cuts, options)?,
+        whole.html.clone()
+    );
+    let one_byte = stream_checking_steps(md, &chunked(md.len(), 1), options)?;
+    prop_assert_eq!(one_byte, whole.html, "1-byte chunks");
+    Ok(())
 }
 
 /// The bytes a host is handed while `message` streams in `size`-byte

@@ -4,6 +4,10 @@
 
 use citemark::{Options, Stream};
 
+#[path = "chunks.rs"]
+pub mod chunks;
+use chunks::str_chunks;
+
 /// Bytes between two tail renders in `tail-per-frame`.
 pub const FRAME_BYTES: usize = 256;
 
@@ -52,23 +56,6 @@ pub fn list_corpus(target: usize) -> (String, Options) {
 pub fn undefined_reference_corpus(target: usize) -> (String, Options) {
     let (answer, options) = corpus(target);
     (["See [note] first.\n\n", &answer].concat(), options)
-}
-
-/// `text` in pieces of `size` bytes, each stretched to a char boundary.
-pub fn str_chunks(text: &str, size: usize) -> impl Iterator<Item = &str> {
-    let mut from = 0;
-    std::iter::from_fn(move || {
-        if from >= text.len() {
-            return None;
-        }
-        let mut to = (from + size).min(text.len());
-        while !text.is_char_boundary(to) {
-            to += 1;
-        }
-        let piece = &text[from..to];
-        from = to;
-        Some(piece)
-    })
 }
 
 /// `text` streamed in `chunk`-byte pieces with the tail after every push,

@@ -342,20 +342,11 @@ fn render_children(context: &RenderContext<'_>, opener: &str, text: &str) -> Chi
         awaits |= link.span.start >= text_start
             && super::may_change_when_defined(&link, &full, markers_on);
     });
-    let definitions = events
-        .reference_definitions()
-        .iter()
-        .filter(|(_, d)| d.span.start >= text_start)
-        .filter_map(|(label, d)| {
-            let written = full.get(d.span.clone())?;
-            Some(super::standalone_definition(
-                label,
-                written,
-                &d.dest,
-                d.title.as_deref(),
-            ))
-        })
-        .collect();
+    let definitions = super::definitions_within(
+        events.reference_definitions(),
+        &full,
+        text_start..full.len(),
+    );
     let markers = marker_definitions(events.reference_definitions());
     let index = context.index.part(Offset {
         add: context.committed,

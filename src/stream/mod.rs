@@ -917,21 +917,10 @@ impl RenderContext<'_> {
             .reference_definitions()
             .iter()
             .any(|(_, d)| d.span.end >= text_end);
-        let new_definitions: Vec<String> = match cut {
-            Some((cut, _)) => events
-                .reference_definitions()
-                .iter()
-                .filter(|(_, d)| d.span.start >= base && d.span.end <= base + cut)
-                .filter_map(|(label, d)| {
-                    let written = text.get(d.span.clone())?;
-                    Some(standalone_definition(
-                        label,
-                        written,
-                        &d.dest,
-                        d.title.as_deref(),
-                    ))
-                })
-                .collect(),
+        let new_definitions = match cut {
+            Some((cut, _)) => {
+                definitions_within(events.reference_definitions(), &text, base..base + cut)
+            }
             None => Vec::new(),
         };
         let index = after.unwrap_or(self.index).part(offset);
@@ -1083,6 +1072,28 @@ pub(crate) fn has_any_byte(text: &str, bytes: &[u8]) -> bool {
         [a, b, c] => memchr::memchr3(a, b, c, haystack).is_some(),
         _ => haystack.iter().any(|b| bytes.contains(b)),
     }
+}
+
+/// The link reference definitions that `text` makes within `within`, each
+/// as one standalone line (see [`standalone_definition`]).
+fn definitions_within(
+    definitions: &pulldown_cmark::RefDefs<'_>,
+    text: &str,
+    within: Range<usize>,
+) -> Vec<String> {
+    definitions
+        .iter()
+        .filter(|(_, d)| d.span.start >= within.start && d.span.end <= within.end)
+        .filter_map(|(label, d)| {
+            let written = text.get(d.span.clone())?;
+            Some(standalone_definition(
+                label,
+                written,
+                &d.dest,
+                d.title.as_deref(),
+            ))
+        })
+        .collect()
 }
 
 /// Whether an undefined reference `link` in `text` renders differently

@@ -189,6 +189,30 @@ impl Frontier {
         }
     }
 
+    /// The text to render before the open text for its tail through the
+    /// tail's caches, the element's start then being cut off by
+    /// [`Frontier::inside`]: a table's header and delimiter rows; nothing
+    /// for a list or quote, whose open text starts its last child. `None`
+    /// for code, whose tail is the code as typed (the caches' preview
+    /// would hold back `[1` in it).
+    pub(super) fn tail_opener(&self) -> Option<&str> {
+        match self {
+            Frontier::Leaf(leaf) => (leaf.leaf == LeafKind::Table).then_some(leaf.opener.as_str()),
+            Frontier::Container(_) => Some(""),
+        }
+    }
+
+    /// What a render of [`Frontier::tail_opener`] then the open text holds
+    /// inside the element: `None` when the render is not that element
+    /// alone (the open text ended it).
+    pub(super) fn inside<'h>(&self, html: &'h str) -> Option<&'h str> {
+        let inner = match self {
+            Frontier::Leaf(_) => html.split_once("<tbody>\n")?.1,
+            Frontier::Container(_) => html.split_once('\n')?.1,
+        };
+        inner.strip_suffix('\n')?.strip_suffix(self.end_tags())
+    }
+
     /// Whether the line being typed at the end of `open` already ends the
     /// block.
     pub(super) fn typing_ends_block(&self, open: &str, complete: usize) -> bool {

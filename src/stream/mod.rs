@@ -373,9 +373,30 @@ impl Stream {
     /// Its cost is bounded by what changed since the last call, mostly:
     /// plain words are added to the HTML kept from the last call.
     pub fn tail(&mut self) -> String {
-        if let Some(frontier) = &self.frontier {
+        let Some(frontier) = &self.frontier else {
+            return self.cached_tail(None);
+        };
+        // Inside a table, list or quote, the open text is rendered as the
+        // top-level tail is (its caches keep what was settled), as the
+        // element alone holding it, and the element's own tags are cut
+        // off; code shows as typed.
+        let Some(opener) = frontier.tail_opener() else {
             return frontier.tail(&self.context(), &self.open);
+        };
+        let opener = opener.to_owned();
+        let whole = self.cached_tail(Some(&opener));
+        match self.frontier.as_ref().and_then(|f| f.inside(&whole)) {
+            Some(inside) => inside.to_owned(),
+            None => self
+                .frontier
+                .as_ref()
+                .map_or_else(String::new, |f| f.tail(&self.context(), &self.open)),
         }
+    }
+
+    /// The tail of the open text, after `opener` when one is given,
+    /// rendered through the tail's caches (`tail.rs`).
+    fn cached_tail(&mut self, opener: Option<&str>) -> String {
         // (Field by field: the tail renders while it is being updated.)
         let context = RenderContext {
             options: &self.options,
@@ -385,15 +406,21 @@ impl Stream {
             committed: self.committed,
             index: &self.index,
         };
-        self.tail
-            .render(&self.open, self.line_start, &|text, after| {
-                if let Some(html) = known_rendering(text) {
-                    let index = after.unwrap_or(context.index);
-                    return (html.to_owned(), index.part(context.offset()));
-                }
-                let written = context.render_open(text, after, None);
-                (written.html, written.index)
-            })
+        let (text, line_start) = match opener {
+            Some(opener) => (
+                Cow::Owned([opener, self.open.as_str()].concat()),
+                opener.len() + self.line_start,
+            ),
+            None => (Cow::Borrowed(self.open.as_str()), self.line_start),
+        };
+        self.tail.render(&text, line_start, &|text, after| {
+            if let Some(html) = known_rendering(text) {
+                let index = after.unwrap_or(context.index);
+                return (html.to_owned(), index.part(context.offset()));
+            }
+            let written = context.render_open(text, after, None);
+            (written.html, written.index)
+        })
     }
 
     /// [`Stream::tail`] written into `out`, replacing what it held: the
@@ -422,11 +449,19 @@ impl Stream {
     /// The tail rendered whole, as [`Stream::tail`] must show it.
     #[cfg(test)]
     fn whole_tail(&self) -> String {
-        if let Some(frontier) = &self.frontier {
+        let opener = self.frontier.as_ref().map(Frontier::tail_opener);
+        if let Some(frontier) = self.frontier.as_ref().filter(|_| opener == Some(None)) {
             return frontier.tail(&self.context(), &self.open);
         }
-        let shown = preview::preview(&self.open);
-        self.context().render_open(&shown.text, None, None).html
+        let text = [opener.flatten().unwrap_or(""), self.open.as_str()].concat();
+        let shown = preview::preview(&text);
+        let whole = self.context().render_open(&shown.text, None, None).html;
+        match &self.frontier {
+            Some(frontier) => frontier
+                .inside(&whole)
+                .map_or_else(|| frontier.tail(&self.context(), &self.open), str::to_owned),
+            None => whole,
+        }
     }
 
     /// Ends the message: everything left is rendered exactly and appended.
@@ -593,6 +628,7 @@ impl Stream {
         self.absorb(entered.index, patch);
         self.drop_committed(entered.taken);
         self.frontier = Some(entered.frontier);
+        self.tail.reset();
         true
     }
 

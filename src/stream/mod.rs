@@ -669,6 +669,8 @@ impl Stream {
         if committed.closed {
             patch.push_close(end_tags);
             patch.push_html("\n");
+            // (The tail's caches held the element's opener.)
+            self.tail.reset();
         } else {
             self.frontier = Some(frontier);
         }

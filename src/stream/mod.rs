@@ -179,27 +179,27 @@ impl Patch {
 
 /// An incremental renderer for a message that arrives in chunks.
 ///
-/// The appends of every [`Patch`] plus the last tail equal
-/// [`render`](crate::render) of the whole message with the same options,
-/// and their citations equal its index's occurrences, however the message
-/// was cut into chunks.
+/// Its [`Patch`]es, applied in order (as [`StreamedHtml`] does: rewinds
+/// withdraw what followed the mark), give [`render`](crate::render) of the
+/// whole message with the same options, and their citations its index's
+/// occurrences, however the message was cut into chunks.
 ///
 /// # Examples
 /// ```
-/// use citemark::{render, Options, Stream};
+/// use citemark::{render, Options, Stream, StreamedHtml};
 ///
 /// let message = "Revenue grew [1].\n\n- EMEA **led**\n- APAC <cite id=\"call_1\">lagged</cite>\n";
 /// let options = Options::default();
 /// let mut stream = Stream::new(options.clone());
-/// let mut html = String::new();
+/// let mut html = StreamedHtml::default();
 /// for chunk in message.as_bytes().chunks(5) {
 ///     let patch = stream.push_bytes(chunk);
-///     html.push_str(&patch.append);
+///     html.apply(&patch);
 ///     // A host shows `html` followed by `patch.tail`: never `[1` or `**led`.
 ///     assert!(!patch.tail.unwrap_or_default().contains("**"));
 /// }
-/// html.push_str(&stream.finish().append);
-/// assert_eq!(html, render(message, &options).html);
+/// html.apply(&stream.finish());
+/// assert_eq!(html.html(), render(message, &options).html);
 /// ```
 #[derive(Debug, Clone)]
 pub struct Stream {

@@ -99,7 +99,9 @@ fn starts_own_block(line: &str) -> bool {
     }
 }
 
-fn is_blank(line: &str) -> bool {
+/// Whether `line` is blank as CommonMark reads it: spaces and tabs, then
+/// its line ending.
+pub(super) fn is_blank(line: &str) -> bool {
     line.bytes()
         .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
 }

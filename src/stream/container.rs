@@ -16,7 +16,8 @@ use std::ops::Range;
 
 use pulldown_cmark::Event;
 
-use super::frontier::{is_blank, without_blank_lines_at_end, Committed, Entered, Frontier};
+use super::boundary::is_blank;
+use super::frontier::{without_blank_lines_at_end, Committed, Entered, Frontier};
 use super::{preview, RenderContext};
 use crate::cite::index::{IndexBuilder, Offset};
 use crate::cite::marker_definitions;
@@ -150,16 +151,17 @@ impl Container {
     ) -> Committed {
         let opener = self.opener(open);
         if !at_end && self.typing_ends_block(open, complete) {
-            if let Some(end) = self.end_in(context, &opener, open) {
-                return self.take(context, &opener, &open[..end], true);
+            let shape = shape(context, &opener, open);
+            if let Some((end, part)) = self.end_in(context, &opener, open, &shape) {
+                return self.take(&opener, &open[..end], part, true);
             }
         }
         let decided = if at_end { open.len() } else { complete };
         let text = &open[..decided];
         let shape = shape(context, &opener, text);
         if shape.seems_to_end(text).is_some() {
-            if let Some(end) = self.end_in(context, &opener, text) {
-                return self.take(context, &opener, &open[..end], true);
+            if let Some((end, part)) = self.end_in(context, &opener, text, &shape) {
+                return self.take(&opener, &open[..end], part, true);
             }
             if at_end {
                 // (Where it ends is not clear: all is rendered again.)
@@ -170,26 +172,37 @@ impl Container {
             }
         }
         if at_end {
-            return self.take(context, &opener, text, true);
+            return self.take(&opener, text, render_children(context, &opener, text), true);
         }
         let Some(last) = shape.last_child.filter(|&last| last > 0) else {
             return Committed::default();
         };
         let child_line_end = open[last..].find('\n').map_or(open.len(), |i| last + i + 1);
         let between = &open[shape.before_last_child.min(last)..child_line_end];
-        match self.marks(between) {
-            true => self.take(context, &opener, &open[..last], false),
-            false => Committed::default(),
+        if !self.marks(between) {
+            return Committed::default();
         }
+        let children = &open[..last];
+        self.take(
+            &opener,
+            children,
+            render_children(context, &opener, children),
+            false,
+        )
     }
 
-    /// Where the container ends in `text`, when it does: after its last
-    /// child's line, checked by rendering `text` whole against the
-    /// container up to there and the rest after it. (The parser's own end
-    /// of a list may take in a definition that belongs to a paragraph
-    /// after it.)
-    fn end_in(&self, context: &RenderContext<'_>, opener: &str, text: &str) -> Option<usize> {
-        let shape = shape(context, opener, text);
+    /// Where the container ends in `text` (whose `shape` this is), when it
+    /// does: after its last child's line, checked by rendering `text` whole
+    /// against the container up to there and the rest after it (the
+    /// parser's own end of a list may take in a definition that belongs to
+    /// a paragraph after it). With the render of the container's part.
+    fn end_in(
+        &self,
+        context: &RenderContext<'_>,
+        opener: &str,
+        text: &str,
+        shape: &Shape,
+    ) -> Option<(usize, Children)> {
         let end = shape.seems_to_end(text)?;
         let whole = render_children(context, opener, text);
         let part = render_children(context, opener, &text[..end]);
@@ -198,19 +211,18 @@ impl Container {
         (whole.html.len() == part.html.len() + rest.html.len()
             && whole.html.starts_with(&part.html)
             && whole.html.ends_with(&rest.html))
-        .then_some(end)
+        .then_some((end, part))
     }
 
-    /// Commits `children`, all final; `closed` when the container ends
-    /// with them.
+    /// Commits `children`, all final, `rendered` after `opener`; `closed`
+    /// when the container ends with them.
     fn take(
         &mut self,
-        context: &RenderContext<'_>,
         opener: &str,
         children: &str,
+        rendered: Children,
         closed: bool,
     ) -> Committed {
-        let rendered = render_children(context, opener, children);
         let Some((html, loose)) = self.children_html(&rendered.html, opener) else {
             return Committed::default();
         };

@@ -19,6 +19,7 @@ use pulldown_cmark::Event;
 
 use pulldown_cmark_escape::escape_html_body_text;
 
+use super::boundary::is_blank;
 use super::container::Container;
 use super::preview::{self, Fence};
 use super::{has_any_byte, FindLast, RenderContext};
@@ -282,12 +283,18 @@ impl LeafBlock {
                 .strip_suffix(leaf.end_tags())
                 .map(str::to_owned)
         };
-        // The opener as the message renders it: the block's start, still
-        // open after it.
-        let real = render_inside(context, "", opener, leaf);
-        let html = element_start(&real.html)?;
         let empty = render_inside(context, opener, "", leaf);
         let skeleton = element_start(&empty.html)?;
+        // The opener as the message renders it, the block's start still open
+        // after it: a table's with its header cells (and their citations,
+        // counted here once); a code block's is the skeleton.
+        let (html, index, awaits) = match leaf {
+            LeafKind::Table => {
+                let real = render_inside(context, "", opener, leaf);
+                (element_start(&real.html)?, real.index, real.awaits)
+            }
+            LeafKind::Code(_) => (skeleton.clone(), empty.index, false),
+        };
         let starts = match leaf {
             LeafKind::Code(_) => "<pre><code",
             LeafKind::Table => "<table>",
@@ -297,8 +304,8 @@ impl LeafBlock {
         }
         Some(Entered {
             html,
-            index: real.index,
-            awaits: real.awaits,
+            index,
+            awaits,
             taken: opener_len,
             frontier: Frontier::Leaf(LeafBlock {
                 leaf,
@@ -516,12 +523,6 @@ fn closes(fence: Fence, line: &str) -> Option<bool> {
         return None;
     }
     Some(after.bytes().all(|b| b == b' '))
-}
-
-/// Whether `line` is blank as CommonMark reads it: spaces and tabs only.
-pub(super) fn is_blank(line: &str) -> bool {
-    line.bytes()
-        .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
 }
 
 /// Writes a line of code as the HTML writer writes text.

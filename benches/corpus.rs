@@ -36,7 +36,14 @@ use citemark::{render, Options, Stream, StreamedHtml};
 
 #[path = "support/chunks.rs"]
 mod chunks;
+#[path = "support/timed.rs"]
+mod timed;
+/// (The whole-text version, which [`Visible`] is checked against.)
+#[path = "../tests/common/visible.rs"]
+mod visible;
 use chunks::str_chunks;
+use timed::{stream_painting_every_push, Timed};
+use visible::visible;
 
 const CHUNKS: [usize; 3] = [1, 4, 16];
 /// The chunk size of the bytes-handed and time figures, and of the examples.
@@ -216,27 +223,6 @@ impl Visible {
         self.pending_space = false;
         self.text.push(c);
     }
-}
-
-/// [`Visible`] as `tests/streaming.rs` writes it, whole: a check.
-fn visible(html: &str) -> String {
-    let mut text = String::with_capacity(html.len());
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' if in_tag => in_tag = false,
-            c if !in_tag => text.push(c),
-            _ => {}
-        }
-    }
-    let text = text
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&");
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The visible text of the applied HTML, kept incrementally (appends,
@@ -446,28 +432,14 @@ fn excerpt(text: &str, at: usize) -> String {
 /// The timed run: no bookkeeping but what a host does. Returns the time
 /// and the bytes handed (appends, plus the tail after every push).
 fn stream_timed(text: &str, options: &Options, budget: Duration) -> Outcome<(Duration, usize)> {
-    let start = Instant::now();
-    let mut stream = Stream::new(options.clone());
-    let mut html = StreamedHtml::default();
-    let (mut tail, mut handed, mut pushed) = (String::new(), 0, 0);
-    for piece in str_chunks(text, MEASURED_CHUNK) {
-        let patch = stream.push_deferred(piece);
-        stream.tail_into(&mut tail);
-        html.apply(&patch);
-        handed += patch.append.len() + tail.len();
-        pushed += piece.len();
-        if start.elapsed() > budget {
-            return Outcome::Stopped {
-                at: pushed,
-                after: start.elapsed(),
-            };
+    match stream_painting_every_push(text, options, MEASURED_CHUNK, budget) {
+        Timed::Done { time, handed, html } => {
+            // (The assembled HTML is what a host would show: kept.)
+            black_box(html);
+            Outcome::Done((time, handed))
         }
+        Timed::Stopped { at, after } => Outcome::Stopped { at, after },
     }
-    let end = stream.finish();
-    html.apply(&end);
-    handed += end.append.len();
-    black_box((&tail, html.html()));
-    Outcome::Done((start.elapsed(), handed))
 }
 
 /// What a document holds, among the shapes that decide late or stream

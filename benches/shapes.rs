@@ -26,11 +26,13 @@ use std::hint::black_box;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use citemark::{render, Options, Stream, StreamedHtml};
+use citemark::{render, Options};
 
 #[path = "support/chunks.rs"]
 mod chunks;
-use chunks::str_chunks;
+#[path = "support/timed.rs"]
+mod timed;
+use timed::{stream_painting_every_push, Timed};
 
 #[path = "support/shapes.rs"]
 mod shapes;
@@ -40,19 +42,6 @@ const CHUNK: usize = 4;
 const RUNS: usize = 5;
 const SLOW: Duration = Duration::from_secs(1);
 const PARAGRAPH_SIZES: &[usize] = &[1, 2, 4, 8];
-
-/// What one stream run gave.
-enum Run {
-    Done {
-        time: Duration,
-        handed: usize,
-        html: String,
-    },
-    Stopped {
-        at: usize,
-        after: Duration,
-    },
-}
 
 /// One shape at one size, measured.
 struct Row {
@@ -96,35 +85,21 @@ impl Outcome {
     }
 }
 
-/// Streams `text` in [`CHUNK`]-byte pieces with the tail after every push,
-/// stopping once `budget` has passed.
-fn stream(text: &str, options: &Options, budget: Duration) -> Run {
-    let start = Instant::now();
-    let mut stream = Stream::new(options.clone());
-    let mut html = StreamedHtml::default();
-    let (mut tail, mut handed, mut pushed) = (String::new(), 0, 0);
-    for piece in str_chunks(text, CHUNK) {
-        let patch = stream.push_deferred(piece);
-        stream.tail_into(&mut tail);
-        html.apply(&patch);
-        handed += patch.append.len() + tail.len();
-        pushed += piece.len();
-        let elapsed = start.elapsed();
-        if elapsed > budget {
-            return Run::Stopped {
-                at: pushed,
-                after: elapsed,
-            };
-        }
-    }
-    let last = stream.finish();
-    html.apply(&last);
-    handed += last.append.len();
-    black_box(&tail);
-    Run::Done {
-        time: start.elapsed(),
-        handed,
-        html: html.html().to_owned(),
+/// A row's stream time, one-shot time and stream = render cells.
+fn timing_cells(row: &Row, budget: Duration) -> (String, String, &'static str) {
+    match &row.outcome {
+        Outcome::Measured {
+            stream, once, same, ..
+        } => (
+            format!("{stream:.2?}"),
+            format!("{once:.2?}"),
+            if *same { "yes" } else { "**FAIL**" },
+        ),
+        Outcome::Stopped { .. } => (
+            format!("> {:.0} s", budget.as_secs_f64()),
+            format!("{:.2?}", row.once),
+            "not checked",
+        ),
     }
 }
 
@@ -148,12 +123,12 @@ fn measure(label: &str, kib: usize, text: &str, options: &Options, budget: Durat
         let (once, html) = one_shot(text, options);
         onces.push(once);
         expected = html;
-        match stream(text, options, budget) {
-            Run::Stopped { at, after } => {
+        match stream_painting_every_push(text, options, CHUNK, budget) {
+            Timed::Stopped { at, after } => {
                 outcome = Some(Outcome::Stopped { at, after });
                 break;
             }
-            Run::Done {
+            Timed::Done {
                 time,
                 handed: bytes,
                 html,
@@ -346,20 +321,7 @@ fn main() {
     println!("| shape | size | final HTML | handed ÷ HTML | stream ÷ one-shot | stream | one-shot | stream = render |");
     println!("|:--|--:|--:|--:|--:|--:|--:|:--|");
     for row in &rows {
-        let (stream, once, same) = match &row.outcome {
-            Outcome::Measured {
-                stream, once, same, ..
-            } => (
-                format!("{stream:.2?}"),
-                format!("{once:.2?}"),
-                if *same { "yes" } else { "**FAIL**" },
-            ),
-            Outcome::Stopped { .. } => (
-                format!("> {:.0} s", budget.as_secs_f64()),
-                format!("{:.2?}", row.once),
-                "not checked",
-            ),
-        };
+        let (stream, once, same) = timing_cells(row, budget);
         println!(
             "| {} | {} KiB | {} B | {} | {} | {stream} | {once} | {same} |",
             row.shape,
@@ -391,20 +353,7 @@ fn main() {
     println!("\n| single paragraph | final HTML | handed ÷ HTML | stream ÷ one-shot | stream | one-shot | stream = render |");
     println!("|:--|--:|--:|--:|--:|--:|:--|");
     for row in &paragraph {
-        let (stream, once, same) = match &row.outcome {
-            Outcome::Measured {
-                stream, once, same, ..
-            } => (
-                format!("{stream:.2?}"),
-                format!("{once:.2?}"),
-                if *same { "yes" } else { "**FAIL**" },
-            ),
-            Outcome::Stopped { .. } => (
-                format!("> {:.0} s", budget.as_secs_f64()),
-                format!("{:.2?}", row.once),
-                "not checked",
-            ),
-        };
+        let (stream, once, same) = timing_cells(row, budget);
         println!(
             "| {} KiB | {} B | {} | {} | {stream} | {once} | {same} |",
             row.kib,

@@ -8,6 +8,9 @@ use proptest::prelude::*;
 
 mod common;
 use common::{markdown, samples};
+#[path = "common/visible.rs"]
+mod visible;
+use visible::visible;
 
 /// Streams `message` cut at `cuts` (byte offsets, any order); returns the
 /// HTML and the citations.
@@ -106,28 +109,6 @@ fn streams_to_its_one_shot_render(
     let (html, _) = stream(md, &chunked(md.len(), 1), options);
     prop_assert_eq!(&html, &whole.html, "1-byte chunks");
     Ok(())
-}
-
-/// The text a reader sees in `html`: tags dropped, entities decoded,
-/// whitespace runs read as one space.
-fn visible(html: &str) -> String {
-    let mut text = String::with_capacity(html.len());
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' if in_tag => in_tag = false,
-            c if !in_tag => text.push(c),
-            _ => {}
-        }
-    }
-    let text = text
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&");
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// For each push: whether what the reader sees (appended HTML + tail) is

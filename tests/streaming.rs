@@ -95,6 +95,50 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(common::cases(500)))]
+
+    /// Bytes that are not all UTF-8, cut anywhere (inside a character
+    /// too), stream to the render of their lossy decoding as a whole.
+    #[test]
+    fn bytes_stream_to_the_render_of_their_lossy_decoding(
+        bytes in prop::collection::vec(
+            prop_oneof![
+                Just(b'a'), Just(b'\n'), Just(b'*'), Just(0x80u8), Just(0xCFu8),
+                Just(0x87u8), Just(0xE2u8), Just(0x82u8), Just(0xACu8), Just(0xFFu8),
+            ],
+            0..40,
+        ),
+        cuts in prop::collection::vec(any::<usize>(), 0..20),
+    ) {
+        let options = Options::default();
+        let whole = render(&String::from_utf8_lossy(&bytes), &options).html;
+        let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (bytes.len() + 1)).collect();
+        cuts.sort_unstable();
+        let mut stream = Stream::new(options);
+        let mut html = StreamedHtml::default();
+        let mut from = 0;
+        for cut in cuts.into_iter().chain([bytes.len()]) {
+            html.apply(&stream.push_bytes(&bytes[from..cut]));
+            from = cut;
+        }
+        html.apply(&stream.finish());
+        prop_assert_eq!(html.html(), whole);
+    }
+}
+
+/// An invalid byte before a character split across chunks is replaced,
+/// and the split character still waits for its other bytes (issue 23).
+#[test]
+fn a_split_character_after_an_invalid_byte_waits_for_its_other_bytes() {
+    let mut stream = Stream::new(Options::default());
+    let mut html = StreamedHtml::default();
+    html.apply(&stream.push_bytes(b"\x80\xCF"));
+    html.apply(&stream.push_bytes(b"\x87"));
+    html.apply(&stream.finish());
+    assert_eq!(html.html(), "<p>\u{FFFD}\u{3C7}</p>\n");
+}
+
 /// `md` streamed cut at `cuts`, and in 1-byte chunks, gives its one-shot
 /// HTML and citations.
 fn streams_to_its_one_shot_render(

@@ -561,11 +561,17 @@ impl Stream {
         let mut bytes = std::mem::take(&mut self.split_char);
         bytes.extend_from_slice(chunk);
         // A character cut at the end (an incomplete sequence, not an
-        // invalid one) waits for the next chunk.
-        let keep = match std::str::from_utf8(&bytes) {
-            Ok(_) => 0,
-            Err(e) if e.error_len().is_none() => bytes.len() - e.valid_up_to(),
-            Err(_) => 0,
+        // invalid one) waits for the next chunk, whatever invalid bytes
+        // come before it.
+        let mut checked = 0;
+        let keep = loop {
+            match std::str::from_utf8(&bytes[checked..]) {
+                Ok(_) => break 0,
+                Err(e) => match e.error_len() {
+                    None => break bytes.len() - checked - e.valid_up_to(),
+                    Some(invalid) => checked += e.valid_up_to() + invalid,
+                },
+            }
         };
         self.split_char = bytes.split_off(bytes.len() - keep);
         String::from_utf8_lossy(&bytes).into_owned()

@@ -127,6 +127,20 @@ proptest! {
     }
 }
 
+/// A definition's title that opens on the line after its destination is
+/// the definition's until a blank line: the blocks before it wait (issue 23).
+#[test]
+fn a_title_opened_on_the_next_line_keeps_the_definition_open() {
+    let md = "[a]\n\n[a]: /u\n'\nt'\n";
+    for size in [3, 4] {
+        let (html, _) = stream(md, &chunked(md.len(), size), &Options::default());
+        assert_eq!(
+            html, "<p><a href=\"/u\" title=\"\nt\">a</a></p>\n",
+            "{size}-byte chunks"
+        );
+    }
+}
+
 /// An invalid byte before a character split across chunks is replaced,
 /// and the split character still waits for its other bytes (issue 23).
 #[test]
@@ -302,6 +316,36 @@ fn table_markdown() -> impl Strategy<Value = String> {
 /// Random markdown around lists and quotes: markers of each kind,
 /// indented continuations, nested items, blank lines that make a list
 /// loose or end a quote, lazy lines, alerts, and definitions in them.
+/// Random markdown around link reference definitions, whose title may
+/// open on the line after the destination and close lines later, at the
+/// margin and inside quotes and list items.
+fn definition_markdown() -> impl Strategy<Value = String> {
+    // (Lines, each possibly in a quote or an item.)
+    let unit = prop_oneof![
+        Just(vec!["[a] and [b]"]),
+        Just(vec![""]),
+        Just(vec!["text"]),
+        Just(vec!["[a]: /u"]),
+        Just(vec!["[a]: /u", "'", "t'"]),
+        Just(vec!["[a]: /u", "'t", "", "u'"]),
+        Just(vec!["[b]: <v>", "\"t", "u\" x"]),
+        Just(vec!["[b]: <v>", "(", "t)"]),
+        Just(vec!["[b]: <v> 'w", "x'"]),
+    ];
+    let prefix = prop_oneof![Just(""), Just(""), Just("> "), Just("- "), Just("  ")];
+    prop::collection::vec((prefix, unit), 0..8).prop_map(|units| {
+        let mut text = String::new();
+        for (prefix, lines) in units {
+            for line in lines {
+                text.push_str(prefix);
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+        text
+    })
+}
+
 fn container_markdown() -> impl Strategy<Value = String> {
     let part = prop_oneof![
         Just("- ".to_owned()),
@@ -408,6 +452,16 @@ proptest! {
     #[test]
     fn lists_and_quotes_stream_to_their_one_shot_render(
         md in container_markdown(),
+        cuts in prop::collection::vec(any::<usize>(), 0..30),
+        options in common::options(),
+    ) {
+        streams_with_steps_to_its_one_shot_render(&md, &cuts, &options)?;
+    }
+
+    /// Definitions, whose title may come on later lines.
+    #[test]
+    fn definitions_stream_to_their_one_shot_render(
+        md in definition_markdown(),
         cuts in prop::collection::vec(any::<usize>(), 0..30),
         options in common::options(),
     ) {

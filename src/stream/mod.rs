@@ -41,7 +41,7 @@ use crate::options::Options;
 use crate::parse::{parse, parse_noting_broken_links, unix_line_endings};
 use crate::source::{Source, SourceOrder, SourceTable};
 use crate::{CitationIndex, Occurrence};
-use boundary::{early_cut, last_cut, Reached, UpTo, DECIDED_BY};
+use boundary::{early_cut, is_blank, last_cut, Reached, UpTo, DECIDED_BY};
 pub use frontier::Step;
 use frontier::{fence_after_text, Frontier};
 
@@ -955,12 +955,10 @@ impl RenderContext<'_> {
             None => parse(&text),
         };
         let all_definitions = marker_definitions(events.reference_definitions());
-        // (A title may follow a definition on the next line.)
-        let text_end = text.trim_end().len();
         let definition_may_go_on = events
             .reference_definitions()
             .iter()
-            .any(|(_, d)| d.span.end >= text_end);
+            .any(|(_, d)| title_may_follow(text.get(d.span.end..).unwrap_or_default()));
         let new_definitions = match cut {
             Some((cut, _)) => {
                 definitions_within(events.reference_definitions(), &text, base..base + cut)
@@ -1063,6 +1061,24 @@ fn reaches_back(text: &str) -> bool {
             (b']', Some(b':')) | (b'[', Some(b'^'))
         )
     })
+}
+
+/// Whether the text `after` a link reference definition may still become
+/// its title: nothing yet but spaces, or a title opened on the next line
+/// (`'`, `"` or `(`) that no blank line has ended (the parser reads it as
+/// a paragraph until it closes).
+fn title_may_follow(after: &str) -> bool {
+    let after = after.trim_start_matches([' ', '\t']);
+    let next_line = after.strip_prefix('\n').unwrap_or(after);
+    let next_line = next_line.trim_start_matches([' ', '\t']);
+    match next_line.bytes().next() {
+        None => true,
+        Some(b'\'' | b'"' | b'(') => !next_line
+            .split_inclusive('\n')
+            .skip(1)
+            .any(|line| line.ends_with('\n') && is_blank(line)),
+        Some(_) => false,
+    }
 }
 
 /// Whether `text` holds three backticks or tildes in a row (a fence,

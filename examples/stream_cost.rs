@@ -8,12 +8,16 @@
 //! is `examples/answer.md` repeated to BYTES, fed in CHUNK-byte pieces —
 //! the workload of `benches/stream.rs` — or, with `list`, one long list of
 //! one-line items; with `note`, the answer after an undefined `[note]`.
-//! MODE `bytes` prints the answer's length.
+//! With `shape:NAME`, the text is that shape of `benches/shapes.rs`
+//! (`shape:fenced-code`, …) at BYTES. MODE `bytes` prints the answer's length.
 
 use std::hint::black_box;
 
 use citemark::render;
 
+#[allow(dead_code)] // (The shapes bench uses the rest.)
+#[path = "../benches/support/shapes.rs"]
+mod shapes;
 #[path = "../benches/support/workload.rs"]
 mod workload;
 use workload::{
@@ -22,7 +26,7 @@ use workload::{
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: stream_cost one|push|frame|bytes BYTES CHUNK [list|note]";
+    let usage = "usage: stream_cost one|push|frame|bytes BYTES CHUNK [list|note|shape:NAME]";
     let mode = args.next().expect(usage);
     let size: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
     let chunk: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
@@ -30,6 +34,10 @@ fn main() {
         Some("list") => list_corpus(size),
         Some("note") => undefined_reference_corpus(size),
         None => corpus(size),
+        Some(name) if name.starts_with("shape:") => {
+            let text = shapes::shape(&name["shape:".len()..], size).expect(usage);
+            (text, corpus(1).1)
+        }
         Some(_) => panic!("{usage}"),
     };
     let chunk = chunk.max(1);

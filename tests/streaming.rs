@@ -260,33 +260,6 @@ fn prefix_rate() {
     );
 }
 
-/// Random markdown around code blocks: fences of each kind and length,
-/// indented or not, closing or not, indented code with blank lines and
-/// tabs, and text that is markup outside code.
-fn code_markdown() -> impl Strategy<Value = String> {
-    let part = prop_oneof![
-        Just("```".to_owned()),
-        Just("```rust".to_owned()),
-        Just("````".to_owned()),
-        Just("~~~".to_owned()),
-        Just("  ```".to_owned()),
-        Just("    ".to_owned()),
-        Just("\t".to_owned()),
-        Just(" ".to_owned()),
-        Just("\n".to_owned()),
-        Just("\n\n".to_owned()),
-        Just("`".to_owned()),
-        Just("~".to_owned()),
-        Just("<b>&amp;".to_owned()),
-        Just("[1] **a**".to_owned()),
-        Just("- ".to_owned()),
-        Just("> ".to_owned()),
-        Just("\r\n".to_owned()),
-        "[a-z{}();é更😀]{1,5}",
-    ];
-    prop::collection::vec(part, 0..40).prop_map(|parts| parts.concat())
-}
-
 /// Random markdown around tables: headers, delimiter rows, rows with
 /// citations, references a later definition defines, footnotes, and what
 /// ends a table.
@@ -481,7 +454,7 @@ proptest! {
     /// Code blocks, line by line.
     #[test]
     fn code_blocks_stream_to_their_one_shot_render(
-        md in code_markdown(),
+        md in common::code_markdown(),
         cuts in prop::collection::vec(any::<usize>(), 0..30),
         options in common::options(),
     ) {

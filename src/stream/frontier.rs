@@ -94,6 +94,48 @@ pub(super) struct LeafBlock {
     /// before the lines' HTML. (Code is text, escaped character by
     /// character: an indented code block's first line stays in.)
     skeleton: String,
+    /// The code tail of the last push, which typing extends.
+    typed: TypedCode,
+}
+
+/// The HTML of a code block's unfinished end as last shown: code is
+/// escaped character by character, so once a line is past the block's
+/// indentation, what is typed after it only adds its own escaped bytes.
+/// (Without it, every push escaped the line being typed from its start.)
+#[derive(Debug, Clone, Default)]
+struct TypedCode {
+    /// The shown text's length and its HTML, written by hand; `None` after
+    /// the open text lost committed lines, or when the parser wrote it.
+    shown: Option<(usize, String)>,
+}
+
+impl TypedCode {
+    /// The HTML of `shown`, when it extends the last shown text (the open
+    /// text only grows between commits) by bytes written as they are.
+    fn extend(&mut self, code: Code, shown: &str) -> Option<&str> {
+        let (len, html) = self.shown.as_mut()?;
+        let added = shown.get(*len..)?;
+        // (A new line, a tab in the indentation, a CR or NUL: the parser's
+        // rules, or the indentation to cut, decide; written again.)
+        if has_any_byte(added, b"\n\r\0\t") {
+            return None;
+        }
+        let line_start = shown[..*len].find_last(b'\n').map_or(0, |i| i + 1);
+        let before = &shown[line_start..*len];
+        if before.len() < code.indent() && before.bytes().all(|b| b == b' ') {
+            return None;
+        }
+        // (A line of fence characters, then spaces, closes the block.)
+        if let Code::Fenced(fence) = code {
+            let line = shown[line_start..].trim_start_matches(' ');
+            if line.as_bytes().first() == Some(&fence.char) {
+                return None;
+            }
+        }
+        write_code(html, added);
+        *len = shown.len();
+        Some(html)
+    }
 }
 
 /// What [`Frontier::enter`] opens.
@@ -169,6 +211,16 @@ impl Frontier {
     pub(super) fn tail(&self, context: &RenderContext<'_>, open: &str) -> String {
         match self {
             Frontier::Leaf(leaf) => leaf.tail(context, open),
+            Frontier::Container(container) => container.tail(context, open),
+        }
+    }
+
+    /// [`Frontier::tail`] for a push of a host that shows the tail after
+    /// every push: a code block's line being typed is escaped once, not
+    /// again from its start at every push.
+    pub(super) fn typed_tail(&mut self, context: &RenderContext<'_>, open: &str) -> String {
+        match self {
+            Frontier::Leaf(leaf) => leaf.typed_tail(context, open),
             Frontier::Container(container) => container.tail(context, open),
         }
     }
@@ -311,6 +363,7 @@ impl LeafBlock {
                 leaf,
                 opener: opener.to_owned(),
                 skeleton,
+                typed: TypedCode::default(),
             }),
         })
     }
@@ -330,6 +383,22 @@ impl LeafBlock {
     /// `complete`; at the message's end, all of it) add inside the block's
     /// element, and whether the block ended with them.
     pub(super) fn commit(
+        &mut self,
+        context: &RenderContext<'_>,
+        open: &str,
+        complete: usize,
+        at_end: bool,
+    ) -> Committed {
+        let committed = self.commit_lines(context, open, complete, at_end);
+        if committed.taken > 0 {
+            // (The open text loses those lines.)
+            self.typed = TypedCode::default();
+        }
+        committed
+    }
+
+    /// [`LeafBlock::commit`]'s lines.
+    fn commit_lines(
         &self,
         context: &RenderContext<'_>,
         open: &str,
@@ -431,24 +500,51 @@ impl LeafBlock {
     /// block's blank lines at the end; a table's rows through the preview,
     /// which hides syntax still being typed.
     pub(super) fn tail(&self, context: &RenderContext<'_>, open: &str) -> String {
-        let line_start = open.find_last(b'\n').map_or(0, |i| i + 1);
-        let typed = open[line_start..].trim_start_matches(' ');
-        let shown = match self.leaf {
-            LeafKind::Code(Code::Fenced(fence))
-                if !typed.is_empty() && typed.bytes().all(|b| b == fence.char) =>
-            {
-                &open[..line_start]
-            }
-            LeafKind::Code(Code::Fenced(_)) => open,
-            LeafKind::Code(Code::Indented) => without_blank_lines_at_end(open),
+        match self.leaf {
+            LeafKind::Code(code) => self.lines(context, shown_code(code, open)).html,
             LeafKind::Table => {
                 let whole = [self.opener.as_str(), open].concat();
                 let preview = preview::preview(&whole);
                 let rows = preview.text.strip_prefix(self.opener.as_str());
-                return self.lines(context, rows.unwrap_or(open)).html;
+                self.lines(context, rows.unwrap_or(open)).html
             }
+        }
+    }
+
+    /// [`LeafBlock::tail`], a code block's extending the last one's HTML
+    /// when typing only added to it.
+    fn typed_tail(&mut self, context: &RenderContext<'_>, open: &str) -> String {
+        let LeafKind::Code(code) = self.leaf else {
+            return self.tail(context, open);
         };
-        self.lines(context, shown).html
+        let shown = shown_code(code, open);
+        if let Some(html) = self.typed.extend(code, shown) {
+            return html.to_owned();
+        }
+        let plain = plain_code(code, shown);
+        self.typed.shown = (plain.as_ref()).map(|plain| (shown.len(), plain.html.clone()));
+        plain.map_or_else(
+            || self.parsed_lines(context, shown).html,
+            |plain| plain.html,
+        )
+    }
+}
+
+/// What of `open`, a code block's unfinished end, the tail shows: the code
+/// as typed, but for a closing fence being typed and an indented block's
+/// blank lines at the end.
+fn shown_code(code: Code, open: &str) -> &str {
+    let line_start = open.find_last(b'\n').map_or(0, |i| i + 1);
+    let typed = open[line_start..].trim_start_matches(' ');
+    match code {
+        Code::Fenced(fence)
+            if typed.as_bytes().first() == Some(&fence.char)
+                && typed.bytes().all(|b| b == fence.char) =>
+        {
+            &open[..line_start]
+        }
+        Code::Fenced(_) => open,
+        Code::Indented => without_blank_lines_at_end(open),
     }
 }
 

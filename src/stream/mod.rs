@@ -348,8 +348,10 @@ impl Stream {
         self.open.push_str(chunk);
         let mut patch = Patch::default();
         // A line's first few characters decide whether it starts a block.
+        // (Inside an open element, what ends it is its own to say.)
         let early = || {
-            line_was < DECIDED_BY
+            self.frontier.is_none()
+                && line_was < DECIDED_BY
                 && early_cut(&self.open, self.line_start)
                     .is_some_and(|cut| self.refused_cut != Some(cut))
         };
@@ -381,7 +383,13 @@ impl Stream {
         // element alone holding it, and the element's own tags are cut
         // off; code shows as typed.
         let Some(opener) = frontier.tail_opener() else {
-            return frontier.tail(&self.context(), &self.open);
+            // (Taken out and put back: it keeps what it showed.)
+            let Some(mut frontier) = self.frontier.take() else {
+                return String::new();
+            };
+            let tail = frontier.typed_tail(&self.context(), &self.open);
+            self.frontier = Some(frontier);
+            return tail;
         };
         let opener = opener.to_owned();
         let whole = self.cached_tail(Some(&opener));
@@ -1507,6 +1515,16 @@ mod tests {
         #[test]
         fn cached_tail_equals_whole_tail(
             message in super::common::markdown(),
+            chunk in 1usize..9,
+            options in super::common::options(),
+        ) {
+            assert_cached_tail_is_whole(&message, chunk, &options);
+        }
+
+        /// Code's tail, extended as a line is typed.
+        #[test]
+        fn cached_tail_equals_whole_tail_in_code(
+            message in super::common::code_markdown(),
             chunk in 1usize..9,
             options in super::common::options(),
         ) {

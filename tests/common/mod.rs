@@ -146,6 +146,34 @@ pub fn markdown() -> impl Strategy<Value = String> {
     prop::collection::vec(fragment(), 0..40).prop_map(|parts| parts.concat())
 }
 
+/// Random markdown around code blocks: fences of each kind and length,
+/// indented or not, closing or not, indented code with blank lines and
+/// tabs, and text that is markup outside code.
+#[allow(dead_code)]
+pub fn code_markdown() -> impl Strategy<Value = String> {
+    let part = prop_oneof![
+        Just("```".to_owned()),
+        Just("```rust".to_owned()),
+        Just("````".to_owned()),
+        Just("~~~".to_owned()),
+        Just("  ```".to_owned()),
+        Just("    ".to_owned()),
+        Just("\t".to_owned()),
+        Just(" ".to_owned()),
+        Just("\n".to_owned()),
+        Just("\n\n".to_owned()),
+        Just("`".to_owned()),
+        Just("~".to_owned()),
+        Just("<b>&amp;".to_owned()),
+        Just("[1] **a**".to_owned()),
+        Just("- ".to_owned()),
+        Just("> ".to_owned()),
+        Just("\r\n".to_owned()),
+        "[a-z{}();é更😀]{1,5}",
+    ];
+    prop::collection::vec(part, 0..40).prop_map(|parts| parts.concat())
+}
+
 /// Random markdown around links being typed: labels and destinations cut
 /// short, in `(…)` or not, then anything that may end or break them.
 #[allow(dead_code)]

@@ -115,6 +115,9 @@ struct HtmlWriter<'o, 'a> {
     links: Vec<bool>,
     images: Vec<OpenImage<'a>>,
     citation: Option<OpenCitation>,
+    /// How many of our inline elements (emphasis, links, citations) are
+    /// open: raw HTML inside one is scoped to it (see [`Scope`]).
+    inline_depth: usize,
     scopes: Vec<Scope>,
     sanitizer: Option<Sanitizer<'o>>,
     source_attributes: SourceAttributes,
@@ -203,6 +206,7 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
             links: Vec::new(),
             images: Vec::new(),
             citation: None,
+            inline_depth: 0,
             scopes: Vec::new(),
             sanitizer: None,
             source_attributes: SourceAttributes::default(),
@@ -463,11 +467,11 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
             Tag::DefinitionList => self.ensure_newline_before("<dl>\n"),
             Tag::DefinitionListTitle => self.ensure_newline_before("<dt>"),
             Tag::DefinitionListDefinition => self.ensure_newline_before("<dd>"),
-            Tag::Subscript => self.write("<sub>"),
-            Tag::Superscript => self.write("<sup>"),
-            Tag::Emphasis => self.write("<em>"),
-            Tag::Strong => self.write("<strong>"),
-            Tag::Strikethrough => self.write("<del>"),
+            Tag::Subscript => self.start_inline("<sub>"),
+            Tag::Superscript => self.start_inline("<sup>"),
+            Tag::Emphasis => self.start_inline("<em>"),
+            Tag::Strong => self.start_inline("<strong>"),
+            Tag::Strikethrough => self.start_inline("<del>"),
             Tag::Link {
                 link_type,
                 dest_url,
@@ -520,14 +524,14 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
             TagEnd::DefinitionList => self.write("</dl>\n"),
             TagEnd::DefinitionListTitle => self.write("</dt>\n"),
             TagEnd::DefinitionListDefinition => self.write("</dd>\n"),
-            TagEnd::Emphasis => self.write("</em>"),
-            TagEnd::Superscript => self.write("</sup>"),
-            TagEnd::Subscript => self.write("</sub>"),
-            TagEnd::Strong => self.write("</strong>"),
-            TagEnd::Strikethrough => self.write("</del>"),
+            TagEnd::Emphasis => self.end_inline("</em>"),
+            TagEnd::Superscript => self.end_inline("</sup>"),
+            TagEnd::Subscript => self.end_inline("</sub>"),
+            TagEnd::Strong => self.end_inline("</strong>"),
+            TagEnd::Strikethrough => self.end_inline("</del>"),
             TagEnd::Link => {
                 if self.links.pop().unwrap_or(false) {
-                    self.write("</a>");
+                    self.end_inline("</a>");
                 }
             }
             TagEnd::Image => {}
@@ -557,7 +561,7 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
         }
         self.write("\"");
         self.write_external_attributes(&href);
-        self.write(">");
+        self.start_inline(">");
     }
 
     /// `rel` and `target` for a link leaving the page's origin.
@@ -730,9 +734,9 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
         if icon {
             self.write("\" aria-label=\"");
             self.write_escaped(view.label, false);
-            self.write("\"><span class=\"citation-icon\" aria-hidden=\"true\"></span>");
+            self.start_inline("\"><span class=\"citation-icon\" aria-hidden=\"true\"></span>");
         } else {
-            self.write("\">");
+            self.start_inline("\">");
         }
         self.citation = Some(OpenCitation {
             ordinal: view.ordinal,
@@ -764,6 +768,7 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
         let Some(citation) = self.citation.take() else {
             return;
         };
+        self.leave_inline();
         if let Some(label) = empty_label {
             self.write_escaped(label, true);
         }
@@ -783,18 +788,24 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
             RawHtml::Escape => self.write_escaped(html, true),
             RawHtml::Strip => {}
             RawHtml::Sanitize => {
-                // Inline HTML belongs to its leaf block; an HTML block's scope
+                // Inline HTML belongs to its leaf block, and to the innermost
+                // of our inline elements open there; an HTML block's scope
                 // belongs to the container, so it can span the markdown blocks
                 // between `<details>` and `</details>`.
-                let close_depth = if inline {
-                    self.block_depth
+                let (close_depth, inline_depth) = if inline {
+                    (self.block_depth, self.inline_depth)
                 } else {
-                    self.block_depth.saturating_sub(1)
+                    (self.block_depth.saturating_sub(1), 0)
                 };
                 let scope = match self.scopes.last_mut() {
-                    Some(scope) if scope.close_depth == close_depth => scope,
+                    Some(scope)
+                        if scope.close_depth == close_depth
+                            && scope.inline_depth == inline_depth =>
+                    {
+                        scope
+                    }
                     _ => {
-                        self.scopes.push(Scope::new(close_depth));
+                        self.scopes.push(Scope::new(close_depth, inline_depth));
                         self.scopes.last_mut().expect("just pushed")
                     }
                 };
@@ -817,6 +828,35 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
             // Trailing newline of the block stays inside the paragraph.
             self.write("</p>\n");
         }
+    }
+
+    /// Writes `s`, which ends the opening tag of one of our inline
+    /// elements: raw HTML from here to the element's end gets a scope of
+    /// its own.
+    fn start_inline(&mut self, s: &str) {
+        self.write(s);
+        self.inline_depth += 1;
+    }
+
+    /// Writes the closing tag `s` of one of our inline elements, after the
+    /// raw HTML opened inside it, which its scope closes: no raw element
+    /// crosses the end of one of ours.
+    fn end_inline(&mut self, s: &str) {
+        self.leave_inline();
+        self.write(s);
+    }
+
+    /// Closes the scopes of the raw HTML inside the innermost open inline
+    /// element of ours, which ends.
+    fn leave_inline(&mut self) {
+        while self
+            .scopes
+            .last()
+            .is_some_and(|s| s.inline_depth > 0 && s.inline_depth >= self.inline_depth)
+        {
+            self.close_scope();
+        }
+        self.inline_depth = self.inline_depth.saturating_sub(1);
     }
 
     /// Before a block's end tag: close the scope this block owns.
@@ -861,7 +901,7 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{render, Images, Options, RawHtml};
+    use crate::{render, Images, Mode, Options, RawHtml, Source};
 
     fn html(md: &str, options: &Options) -> String {
         render(md, options).html
@@ -1006,6 +1046,111 @@ mod tests {
         assert_eq!(
             html("a <b>bold\n\nnext", &Options::default()),
             "<p>a <b>bold</b></p>\n<p>next</p>\n"
+        );
+        // Headings and table cells end theirs too.
+        assert_eq!(
+            html("# a <b>x\nnext", &Options::default()),
+            "<h1>a <b>x</b></h1>\n<p>next</p>\n"
+        );
+        assert_eq!(
+            html(
+                "| a <b>x | y |\n|---|---|\n| <i>1 | 2 |",
+                &Options::default()
+            ),
+            concat!(
+                "<table><thead><tr><th>a <b>x</b></th><th>y</th></tr></thead><tbody>\n",
+                "<tr><td><i>1</i></td><td>2</td></tr>\n</tbody></table>\n"
+            )
+        );
+    }
+
+    /// Issue 23: raw HTML opened inside one of our inline elements is
+    /// closed before that element's end, and a raw end tag inside one
+    /// closes nothing opened outside it.
+    #[cfg(feature = "sanitize")]
+    #[test]
+    fn raw_html_never_crosses_our_inline_elements() {
+        let options = Options::default();
+        for (md, expected) in [
+            ("~~a <sup>b~~ c", "<del>a <sup>b</sup></del> c"),
+            ("*a <p>b* c", "<em>a <p>b</p></em> c"),
+            ("**a <i>b** c", "<strong>a <i>b</i></strong> c"),
+            ("[a <b>x](u) y", r#"<a href="u">a <b>x</b></a> y"#),
+            // Through ammonia (attributes), not only the simple-tag path.
+            (
+                r#"*a <span title="t">b* c"#,
+                r#"<em>a <span title="t">b</span></em> c"#,
+            ),
+            (
+                r#"*a <a href="https://z/">b* c</a>"#,
+                r#"<em>a <a href="https://z/" rel="noopener noreferrer nofollow">b</a></em> c"#,
+            ),
+            // Each level closes its own.
+            (
+                "*a <b>x **y <i>z** w* v",
+                "<em>a <b>x <strong>y <i>z</i></strong> w</b></em> v",
+            ),
+            // An end tag for a raw element opened outside is dropped; the
+            // element ends with its paragraph.
+            ("<b>a *c</b> d*", "<b>a <em>c d</em></b>"),
+            ("*<b>a* b</b>", "<em><b>a</b></em> b"),
+            // An unclosed `<script>` inside emphasis no longer swallows the
+            // raw HTML after it.
+            ("*a <script>x* <b>y</b>", "<em>a x</em> <b>y</b>"),
+            // Properly nested raw HTML is as it was.
+            ("*a <b>x</b> y* <i>z</i>", "<em>a <b>x</b> y</em> <i>z</i>"),
+            (
+                "<span>a *b <b>c</b>* d</span>",
+                "<span>a <em>b <b>c</b></em> d</span>",
+            ),
+        ] {
+            assert_eq!(html(md, &options), format!("<p>{expected}</p>\n"), "{md}");
+        }
+        assert_eq!(
+            html("# a *b <i>c* d", &options),
+            "<h1>a <em>b <i>c</i></em> d</h1>\n"
+        );
+        assert_eq!(
+            html("| h |\n|---|\n| *a <b>x* y |", &options),
+            concat!(
+                "<table><thead><tr><th>h</th></tr></thead><tbody>\n",
+                "<tr><td><em>a <b>x</b></em> y</td></tr>\n</tbody></table>\n"
+            )
+        );
+        // An image written as a link.
+        assert_eq!(
+            html(
+                "![a <b>x](https://u.png) y",
+                &Options::default().with_images(Images::Link)
+            ),
+            "<p><a href=\"https://u.png\" rel=\"noopener noreferrer nofollow\">a <b>x</b></a> y</p>\n"
+        );
+    }
+
+    #[cfg(feature = "sanitize")]
+    #[test]
+    fn raw_html_never_crosses_citation_elements() {
+        let options = Options::default().with_sources(vec![Source::with_id("s")
+            .with_title("S")
+            .with_href("https://x/")]);
+        let attributes = concat!(
+            r#"href="https://x/" title="S" rel="noopener noreferrer nofollow" "#,
+            r#"data-citation-key="s" data-citation-kind="cite" data-citation-ordinal="1""#
+        );
+        assert_eq!(
+            html(r#"<cite id="s">a <b>x</cite> y"#, &options),
+            format!("<p><a class=\"citation\" {attributes}>a <b>x</b></a> y</p>\n")
+        );
+        assert_eq!(
+            html(
+                r#"<cite id="s">a <b>x</cite> y"#,
+                &options.with_mode(Mode::Button)
+            ),
+            concat!(
+                r#"<p><button type="button" class="citation" title="S" "#,
+                r#"data-citation-key="s" data-citation-kind="cite" data-citation-ordinal="1">"#,
+                "a <b>x</b></button> y</p>\n"
+            )
         );
     }
 }

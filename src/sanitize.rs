@@ -10,6 +10,13 @@
 //! placeholders are then swapped back for citemark's HTML. So `<details>` …
 //! markdown … `</details>` keeps its markdown, and an unclosed `<b>` is
 //! closed at the end of its paragraph instead of swallowing the page.
+//!
+//! A placeholder is one piece of text to ammonia, so the fragment must not
+//! hold half of one of citemark's elements: raw HTML inside emphasis, a
+//! link or a citation gets a scope of its own, which that element's end
+//! closes. `*a <b>x* y` is `<em>a <b>x</b></em> y`, and the `</b>` of
+//! `<b>a *c</b> d*` closes nothing inside the `<em>` (it is dropped; the
+//! `<b>` ends with the paragraph).
 
 #[cfg(feature = "sanitize")]
 use std::collections::HashSet;
@@ -226,6 +233,10 @@ pub(crate) struct Scope {
     pending: String,
     /// The block depth whose end closes this scope.
     pub(crate) close_depth: usize,
+    /// How many of citemark's inline elements (emphasis, links, citations)
+    /// were open in the block when the scope began: the end of the
+    /// innermost one closes it (0: none, the block's end does).
+    pub(crate) inline_depth: usize,
     /// Raw elements still open, for closing the scope early once balanced.
     open_elements: Vec<String>,
     /// A raw piece ended inside an HTML comment (an HTML block's lines come
@@ -237,12 +248,13 @@ pub(crate) struct Scope {
 }
 
 impl Scope {
-    pub(crate) fn new(close_depth: usize) -> Self {
+    pub(crate) fn new(close_depth: usize, inline_depth: usize) -> Self {
         Scope {
             fragment: String::new(),
             ours: Vec::new(),
             pending: String::new(),
             close_depth,
+            inline_depth,
             open_elements: Vec::new(),
             in_comment: false,
             simple: true,
@@ -420,7 +432,7 @@ mod escape_fallback_tests {
 
     #[test]
     fn a_scope_is_escaped_with_our_html_put_back() {
-        let mut scope = Scope::new(0);
+        let mut scope = Scope::new(0, 0);
         scope.push_raw("<b onclick=\"x\">");
         scope.pending_mut().push_str("<em>ours</em>");
         scope.push_raw("</b>");
@@ -434,7 +446,7 @@ mod tests {
     use super::*;
 
     fn sanitize_with(pieces: &[(bool, &str)]) -> String {
-        let mut scope = Scope::new(0);
+        let mut scope = Scope::new(0, 0);
         for (raw, html) in pieces {
             if *raw {
                 scope.push_raw(html);
@@ -535,7 +547,7 @@ mod tests {
         ];
         for pieces in cases {
             let fast = sanitize_with(pieces);
-            let mut scope = Scope::new(0);
+            let mut scope = Scope::new(0, 0);
             scope.simple = false;
             for (raw, html) in pieces.iter() {
                 if *raw {

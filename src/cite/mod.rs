@@ -441,7 +441,14 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
             if self.skip_until.is_some_and(|end| i < end) {
                 continue;
             }
-            let event = take_event(run, i);
+            let event = match take_event(run, i) {
+                // A footnote reference inside a citation's label would nest
+                // anchors: it stays as written.
+                Event::FootnoteReference(_) if self.citation_end.is_some() => {
+                    Event::Text(CowStr::Borrowed(self.markdown.get(range.clone()).unwrap_or("")))
+                }
+                event => event,
+            };
             if let Event::Text(text) = event {
                 self.text.push(text, range);
                 continue;
@@ -1189,6 +1196,9 @@ mod tests {
         let out = html(r#"<cite id="a">see [docs](https://d.example/)</cite>"#);
         assert_eq!(out.matches("<a ").count(), 1, "{out}");
         assert!(out.contains(">see docs</a>"), "{out}");
+        // A footnote reference, too (found by tests/properties.rs).
+        let out = html("x[^1]\n\n<cite id=\"a\">see [^1]</cite>\n\n[^1]: note");
+        assert!(out.contains(">see [^1]</a>"), "{out}");
     }
 
     #[test]

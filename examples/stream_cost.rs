@@ -9,7 +9,7 @@
 //! the workload of `benches/stream.rs` — or, with `list`, one long list of
 //! one-line items; with `note`, the answer after an undefined `[note]`.
 //! With `shape:NAME`, the text is that shape of `benches/shapes.rs`
-//! (`shape:fenced-code`, …) at BYTES. MODE `bytes` prints the answer's length.
+//! (`shape:fenced-code`, …) at BYTES. MODE `bytes` prints the answer's length, `text` the answer.
 
 use std::hint::black_box;
 
@@ -26,7 +26,7 @@ use workload::{
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: stream_cost one|push|frame|bytes BYTES CHUNK [list|note|shape:NAME]";
+    let usage = "usage: stream_cost one|push|frame|bytes|text BYTES CHUNK [list|note|shape:NAME]";
     let mode = args.next().expect(usage);
     let size: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
     let chunk: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
@@ -46,6 +46,7 @@ fn main() {
         "push" => drop(black_box(stream_every_push(&text, chunk, &options))),
         "frame" => drop(black_box(stream_per_frame(&text, chunk, &options))),
         "bytes" => println!("{}", text.len()),
+        "text" => print!("{text}"),
         _ => panic!("{usage}"),
     }
 }

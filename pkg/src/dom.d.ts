@@ -22,8 +22,9 @@ export interface PatchLike {
 export interface PatchView {
   readonly element: Element;
   /**
-   * Applies one patch: `rewind` (removes the tail and the root's children
-   * added since the mark), `mark`, `append` by its steps, then `tail`.
+   * Applies one patch: `rewind` (removes the tail and the nodes added since
+   * the mark, in the root and in the elements open there), `mark`, `append`
+   * by its steps, then `tail`.
    * @throws TypeError when the steps do not cover `append`, or close nothing.
    */
   apply(patch: PatchLike): void;

@@ -102,8 +102,12 @@ export function mountPatches(element) {
   let tail = null;
   /** The committed citation occurrences. */
   const citations = [];
-  /** The root's child count and the citations' count at the mark. */
-  let mark = { children: 0, citations: 0 };
+  /**
+   * At the mark: the elements open there (raw elements such as `<details>`
+   * may be), the child counts of the root and of each of them, and the
+   * citations' count.
+   */
+  let mark = { open: [], children: [0], citations: 0 };
 
   const innermost = () => (open.length ? open[open.length - 1] : root);
 
@@ -126,11 +130,20 @@ export function mountPatches(element) {
     const steps = stepsOf({ append, steps: patch.steps });
     if (patch.rewind || patch.mark || append) removeTail();
     if (patch.rewind) {
-      while (root.childNodes.length > mark.children) root.lastChild.remove();
+      // Every node after the mark goes: in the root and in each element open there.
+      [root, ...mark.open].forEach((parent, i) => {
+        while (parent.childNodes.length > mark.children[i]) parent.lastChild.remove();
+      });
       citations.length = mark.citations;
-      open = [];
+      open = mark.open.slice();
     }
-    if (patch.mark) mark = { children: root.childNodes.length, citations: citations.length };
+    if (patch.mark) {
+      mark = {
+        open: open.slice(),
+        children: [root, ...open].map((parent) => parent.childNodes.length),
+        citations: citations.length,
+      };
+    }
     let at = 0;
     for (const [kind, length] of steps) {
       const piece = append.slice(at, at + length);

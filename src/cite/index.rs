@@ -242,6 +242,11 @@ impl IndexBuilder {
         }
     }
 
+    /// Whether nothing was recorded in it.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.occurrences.is_empty() && self.diagnostics.is_empty()
+    }
+
     /// Where this builder is now, to come back to with
     /// [`IndexBuilder::rewind`]: what was recorded is counted, not copied.
     pub(crate) fn mark(&self) -> IndexMark {

@@ -25,6 +25,7 @@ mod boundary;
 mod container;
 mod frontier;
 mod preview;
+mod raw_element;
 mod tail;
 
 use std::borrow::Cow;
@@ -44,6 +45,7 @@ use crate::{CitationIndex, Occurrence};
 use boundary::{early_cut, is_blank, last_cut, Reached, UpTo, DECIDED_BY};
 pub use frontier::Step;
 use frontier::{fence_after_text, Frontier};
+use raw_element::RawElement;
 
 /// What changed after a [`Stream::push`]: HTML to append for what is now
 /// final, the HTML of the unfinished end to show after it, and the
@@ -65,7 +67,8 @@ pub struct Patch {
     #[serde(default, skip_serializing_if = "is_false")]
     pub rewind: bool,
     /// Then: what was appended so far is final; the mark moves to its end.
-    /// Nothing is open there.
+    /// No element is open there but, maybe, a raw element (`<details>`): a
+    /// rewind leaves the elements open at the mark open.
     #[serde(default, skip_serializing_if = "is_false")]
     pub mark: bool,
     /// HTML to append. Without a rewind, the appends of every patch of a
@@ -147,7 +150,7 @@ impl StreamedHtml {
     /// What a reader sees: the HTML so far, then `tail` (the last patch's,
     /// or [`Stream::tail`]), then the end tags of what is left open.
     pub fn view(&self, tail: &str, stream: &Stream) -> String {
-        [self.html.as_str(), tail, stream.open_end_tags()].concat()
+        [self.html.as_str(), tail, &stream.open_end_tags()].concat()
     }
 }
 
@@ -247,6 +250,10 @@ pub struct Stream {
     /// No fence that interrupts a paragraph starts before this line of
     /// `open` (its lines were looked at).
     no_fence_before: usize,
+    /// The raw element (`<details>`) that an HTML block left open, when
+    /// one is: the blocks after it go inside until one closes it. A
+    /// frontier may be open inside it.
+    raw_element: Option<RawElement>,
 }
 
 /// What was committed since the mark (see [`Patch::mark`]).
@@ -280,6 +287,9 @@ struct SinceMark {
     /// next block that is not a definition (so that definitions written
     /// one after the other cost one rewind).
     rewind: bool,
+    /// The raw element open at the mark (a mark may be inside one, never
+    /// inside a frontier): the text since the mark is rendered inside it.
+    raw_element: Option<RawElement>,
 }
 
 impl Stream {
@@ -303,6 +313,7 @@ impl Stream {
             deferred: false,
             frontier: None,
             no_fence_before: 0,
+            raw_element: None,
         }
     }
 
@@ -503,8 +514,24 @@ impl Stream {
         self.no_cut_before = 0;
         self.no_fence_before = 0;
         self.tail.reset();
-        let written = self.context().render_open(&open, None, None);
-        patch.push_html(&written.html);
+        let written = match &self.raw_element {
+            Some(element) => {
+                self.context()
+                    .render_in_raw(element, &open, None)
+                    .map(|mut written| {
+                        // (Left open to the end: the sanitizer's end tag closes it.)
+                        if written.closes.is_none() {
+                            written.closes = Some(written.html.len());
+                            written.html.push_str(&element.end_tag);
+                        }
+                        written
+                    })
+            }
+            None => None,
+        };
+        let written = written.unwrap_or_else(|| self.context().render_open(&open, None, None));
+        self.push_html_closing(&written, &mut patch);
+        self.raw_element = None;
         self.absorb(written.index, &mut patch);
         self.committed += open.len();
         self.definitions.clear();
@@ -527,11 +554,16 @@ impl Stream {
     /// let mut html = stream.push("```rust\nfn main() {}\nlet x").append;
     /// assert_eq!(html, "<pre><code class=\"language-rust\">fn main() {}\n");
     /// html += &stream.tail();
-    /// html += stream.open_end_tags();
+    /// html += &stream.open_end_tags();
     /// assert_eq!(html, "<pre><code class=\"language-rust\">fn main() {}\nlet x</code></pre>");
     /// ```
-    pub fn open_end_tags(&self) -> &'static str {
-        self.frontier.as_ref().map_or("", Frontier::end_tags)
+    pub fn open_end_tags(&self) -> String {
+        let frontier = self.frontier.as_ref().map_or("", Frontier::end_tags);
+        let raw = self
+            .raw_element
+            .as_ref()
+            .map_or("", |raw| raw.end_tag.as_str());
+        [frontier, raw].concat()
     }
 
     /// The citation index of the committed part of the message (all of it
@@ -623,9 +655,9 @@ impl Stream {
         if !frontier::opens_at(&self.open, self.line_start) {
             return false;
         }
-        if self.since_mark.rewind {
+        if self.since_mark.rewind && !self.rewind(patch) {
             // (The definitions before the block are all in.)
-            self.rewind(patch);
+            return false;
         }
         let Some(entered) = Frontier::enter(&self.context(), &self.open, self.line_start) else {
             return false;
@@ -657,8 +689,7 @@ impl Stream {
             // (A list's items were committed tight, say: all is rendered
             // again.)
             let since = self.withdraw(patch);
-            self.open.insert_str(0, &since);
-            self.line_start += since.len();
+            self.reopen(&since);
             return;
         }
         let end_tags = frontier.end_tags();
@@ -747,20 +778,27 @@ impl Stream {
     fn commit_cut(&mut self, cut: usize, end: usize, patch: &mut Patch) -> bool {
         let defines = self.open[..cut].contains("]:");
         let footnotes = self.open[..cut].contains("[^");
-        if self.since_mark.rewind && !defines {
+        if self.since_mark.rewind && !defines && !self.rewind(patch) {
             // (The definitions are all in: before these blocks take their
             // citations' numbers.)
-            self.rewind(patch);
+            return false;
         }
         let open = self.open[..end].to_owned();
         let reached = Cell::new(Reached::NotYet);
         let written = self
             .context()
             .render_open(&open, None, Some((cut, &reached)));
-        if !written.closed_at_cut(reached.get()) {
+        let written = match &self.raw_element {
+            Some(element) => self.inside_raw_element(element, &open, cut, written, &reached),
+            None if !written.closed_at_cut(reached.get()) => {
+                return written.open_raw_html && self.enter_raw_element(end, patch);
+            }
+            None => Some(written),
+        };
+        let Some(written) = written else {
             self.refused_cut = Some(cut);
             return false;
-        }
+        };
         let awaits = footnotes || written.ambiguous_reference.is_some_and(|at| at < cut);
         self.move_mark(patch);
         if awaits && !self.since_mark.recording {
@@ -774,6 +812,72 @@ impl Stream {
         self.since_mark.footnotes |= footnotes;
         self.push_written(written, patch);
         self.drop_committed(cut);
+        true
+    }
+
+    /// The batch of `open` before `cut`, inside the open raw element
+    /// `element`, as the rendering `alone` of it says, verified: `None`
+    /// when it must wait. A batch that closes the element comes back as
+    /// rendered after the element's opener, its HTML cut by the element's
+    /// end ([`WrittenOpen::closes`]).
+    fn inside_raw_element(
+        &self,
+        element: &RawElement,
+        open: &str,
+        cut: usize,
+        alone: WrittenOpen,
+        reached: &Cell<Reached>,
+    ) -> Option<WrittenOpen> {
+        let batch = &open[..cut];
+        let context = self.context();
+        let reached_alone = reached.get();
+        if element.may_close(batch) {
+            let inside = context.render_in_raw(element, open, Some((cut, reached)))?;
+            if inside.closes.is_some() {
+                return inside.closed_at_cut(reached.get()).then_some(inside);
+            }
+        }
+        if !alone.closed_at_cut(reached_alone) {
+            return None;
+        }
+        // (Markdown alone is written as it is inside. Raw HTML is checked,
+        // and so is what it does to a paragraph after it: a comment left
+        // open would take it in.)
+        if has_byte(batch, b'<') {
+            let probe = context.render_open_after(&element.opener, &[batch, "x\n"].concat(), None);
+            if !element.holds(&probe.html, &[alone.html.as_str(), "<p>x</p>\n"].concat()) {
+                return None;
+            }
+        }
+        Some(alone)
+    }
+
+    /// Opens the raw element that the HTML block starting the open text
+    /// leaves open (`<details><summary>…</summary>`), when the blocks after
+    /// it can go inside it as they are; whether it did.
+    fn enter_raw_element(&mut self, end: usize, patch: &mut Patch) -> bool {
+        if self.frontier.is_some() {
+            return false;
+        }
+        let Some(opener_end) = raw_element::opener_end(&self.open, end) else {
+            return false;
+        };
+        let opener = &self.open[..opener_end];
+        let context = self.context();
+        let alone = context.render_open(opener, None, None);
+        let Some(element) = RawElement::of(opener, &alone.html, self.committed) else {
+            return false;
+        };
+        // (A paragraph goes in as it is: nothing else the opener leaves
+        // open takes it.)
+        let probe = context.render_open_after(opener, "x\n", None);
+        if !alone.index.is_empty() || !element.holds(&probe.html, "<p>x</p>\n") {
+            return false;
+        }
+        self.move_mark(patch);
+        patch.push_open(&element.start);
+        self.drop_committed(opener_end);
+        self.raw_element = Some(element);
         true
     }
 
@@ -794,6 +898,7 @@ impl Stream {
             recording: true,
             index: self.index.mark(),
             definitions: self.definitions.len(),
+            raw_element: self.raw_element.clone(),
             ..SinceMark::default()
         };
     }
@@ -809,8 +914,9 @@ impl Stream {
         patch.append.clear();
         patch.steps.clear();
         patch.citations.clear();
-        // (Nothing was open at the mark.)
+        // (No frontier was open at the mark; a raw element may have been.)
         self.frontier = None;
+        self.raw_element = since.raw_element.clone();
         self.index.rewind(&since.index);
         self.definitions.truncate(since.definitions);
         self.committed -= since.text.len();
@@ -819,31 +925,74 @@ impl Stream {
             recording: true,
             index: since.index,
             definitions: since.definitions,
+            raw_element: since.raw_element,
             ..SinceMark::default()
         };
         since.text
     }
 
+    /// Puts `since`, withdrawn, back before the open text, to be committed
+    /// again.
+    fn reopen(&mut self, since: &str) {
+        self.open.insert_str(0, since);
+        self.line_start += since.len();
+        self.refused_cut = None;
+        self.no_cut_before = 0;
+        self.no_fence_before = 0;
+    }
+
     /// Renders what was committed since the mark again, as one part, now
-    /// that a definition for it came (see [`SinceMark`]).
-    fn rewind(&mut self, patch: &mut Patch) {
+    /// that a definition for it came (see [`SinceMark`]); whether it did.
+    /// When a raw element opened since the mark is open, the text goes
+    /// back before the open text instead, to be committed again: its
+    /// element is then opened again.
+    fn rewind(&mut self, patch: &mut Patch) -> bool {
+        let at = |element: &Option<RawElement>| element.as_ref().map(|e| e.at);
+        let opened_since =
+            self.raw_element.is_some() && at(&self.raw_element) != at(&self.since_mark.raw_element);
         let text = self.withdraw(patch);
+        if opened_since {
+            self.reopen(&text);
+            return false;
+        }
         let reached = Cell::new(Reached::NotYet);
-        let written = self
-            .context()
-            .render_open(&text, None, Some((text.len(), &reached)));
+        let context = self.context();
+        let cut = Some((text.len(), &reached));
+        let written = match &self.raw_element {
+            Some(element) => context.render_in_raw(element, &text, cut),
+            None => None,
+        };
+        let written = written.unwrap_or_else(|| context.render_open(&text, None, cut));
         self.since_mark.awaiting = written.ambiguous_reference.is_some() || text.contains("[^");
         self.since_mark.footnotes = text.contains("[^");
         self.push_written(written, patch);
         self.since_mark.text = text;
         self.committed += self.since_mark.text.len();
+        true
     }
 
     /// Appends a rendered part, its citations and its definitions.
     fn push_written(&mut self, written: WrittenOpen, patch: &mut Patch) {
-        patch.push_html(&written.html);
+        self.push_html_closing(&written, patch);
         self.absorb(written.index, patch);
         self.add_definitions(written.new_definitions);
+    }
+
+    /// Appends a rendered part's HTML; when it closes the open raw
+    /// element, that element's end tags are a close step.
+    fn push_html_closing(&mut self, written: &WrittenOpen, patch: &mut Patch) {
+        match (written.closes, self.raw_element.take()) {
+            (Some(end), Some(element)) => {
+                let (inside, rest) = written.html.split_at(end);
+                patch.push_html(inside);
+                patch.push_close(&element.end_tag);
+                patch.push_html(&rest[element.end_tag.len()..]);
+            }
+            (_, element) => {
+                self.raw_element = element;
+                patch.push_html(&written.html);
+            }
+        }
     }
 
     /// Keeps committed link reference definitions, to parse before the open
@@ -942,13 +1091,60 @@ impl RenderContext<'_> {
         after: Option<&IndexBuilder>,
         cut: Option<(usize, &Cell<Reached>)>,
     ) -> WrittenOpen {
-        let text = if self.definitions.is_empty() {
+        self.render_open_after_text("", open, after, cut)
+    }
+
+    /// [`RenderContext::render_open`] after `prefix`, whose own blocks are
+    /// rendered too: a raw element's opener (which holds no citations).
+    fn render_open_after(
+        &self,
+        prefix: &str,
+        open: &str,
+        cut: Option<(usize, &Cell<Reached>)>,
+    ) -> WrittenOpen {
+        self.render_open_after_text(prefix, open, None, cut)
+    }
+
+    /// `open` rendered inside the raw element `element`: its HTML is the
+    /// element's start left out; when `open` closes the element,
+    /// [`WrittenOpen::closes`] says where the end tag is, and when not,
+    /// the end tag the sanitizer adds is left out too. `None` when the
+    /// rendering is not the element's start, then its end.
+    fn render_in_raw(
+        &self,
+        element: &RawElement,
+        open: &str,
+        cut: Option<(usize, &Cell<Reached>)>,
+    ) -> Option<WrittenOpen> {
+        let mut written = self.render_open_after(&element.opener, open, cut);
+        let (inside, rest) = element.split_at_end(&written.html)?;
+        if rest.is_empty() && written.open_raw_html {
+            written.html = inside.to_owned();
+            written.open_raw_html = false;
+        } else {
+            written.closes = Some(inside.len());
+            written.html = [inside, element.end_tag.as_str(), rest].concat();
+        }
+        Some(written)
+    }
+
+    fn render_open_after_text(
+        &self,
+        prefix: &str,
+        open: &str,
+        after: Option<&IndexBuilder>,
+        cut: Option<(usize, &Cell<Reached>)>,
+    ) -> WrittenOpen {
+        let text = if self.definitions.is_empty() && prefix.is_empty() {
             Cow::Borrowed(open)
         } else {
-            Cow::Owned([self.definitions, open].concat())
+            Cow::Owned([self.definitions, prefix, open].concat())
         };
-        let base = self.definitions.len();
-        let offset = self.offset();
+        let base = self.definitions.len() + prefix.len();
+        let offset = Offset {
+            add: self.committed,
+            sub: base,
+        };
         let mut ambiguous_reference: Option<usize> = None;
         let markers_on = self.options.syntaxes.markers;
         let note_references = |link: BrokenLink<'_>| {
@@ -1000,6 +1196,7 @@ impl RenderContext<'_> {
             ambiguous_reference,
             new_definitions,
             definition_may_go_on,
+            closes: None,
         }
     }
 
@@ -1040,6 +1237,9 @@ struct WrittenOpen {
     /// A link reference definition ends the text: a title on the next
     /// line would still change it.
     definition_may_go_on: bool,
+    /// Where, in `html`, the end tag of the open raw element is, when the
+    /// text closes it.
+    closes: Option<usize>,
 }
 
 impl WrittenOpen {
@@ -1075,16 +1275,21 @@ fn reaches_back(text: &str) -> bool {
 /// its title: nothing yet but spaces, or a title opened on the next line
 /// (`'`, `"` or `(`) that no blank line has ended (the parser reads it as
 /// a paragraph until it closes).
+///
+/// (Inside a quote or a list item, a line's marks and indentation come
+/// first: they are skipped, and a line with nothing else is blank.)
 fn title_may_follow(after: &str) -> bool {
+    fn content(line: &str) -> &str {
+        line.trim_start_matches([' ', '\t', '>'])
+    }
     let after = after.trim_start_matches([' ', '\t']);
     let next_line = after.strip_prefix('\n').unwrap_or(after);
-    let next_line = next_line.trim_start_matches([' ', '\t']);
-    match next_line.bytes().next() {
+    match content(next_line).bytes().next() {
         None => true,
         Some(b'\'' | b'"' | b'(') => !next_line
             .split_inclusive('\n')
             .skip(1)
-            .any(|line| line.ends_with('\n') && is_blank(line)),
+            .any(|line| line.ends_with('\n') && is_blank(content(line))),
         Some(_) => false,
     }
 }

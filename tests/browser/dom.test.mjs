@@ -71,6 +71,30 @@ function code(bytes) {
 const MESSAGE = [prose(1), prose(2), code(100_000), "", prose(3), prose(4)].join("\n");
 
 /**
+ * A `<details>` section of about `bytes` characters holding markdown: prose
+ * with citations and lists that turn loose (a rewind inside the open
+ * element).
+ */
+function details(bytes) {
+  const parts = ["<details><summary>Sources and method</summary>", ""];
+  for (let n = 0, size = 0; size < bytes; n++) {
+    const part = [
+      `Paragraph ${n} with **bold**, a [guide](https://example.org/g) and a citation [1].`,
+      "",
+      `- item ${n} one [2]`,
+      `- item ${n} two`,
+      "",
+      `- item ${n} three, after a blank line: the list is loose`,
+      "",
+    ].join("\n");
+    parts.push(part);
+    size += part.length;
+  }
+  parts.push("</details>", "", "After the section.", "");
+  return parts.join("\n");
+}
+
+/**
  * Streams `markdown` into #root in `size`-character chunks inside the page;
  * counts the nodes added and removed per push (MutationObserver, whole
  * subtree) and checks the tail of the open code block; returns the counts,
@@ -169,6 +193,26 @@ describe("citemark/dom", () => {
       assert.ok(at.lastIsPre, `the <pre> is the root's last child while ${JSON.stringify(at.line)} is typed`);
       assert.ok(at.codeEndsWithLine, `the code ends with the line being typed: ${JSON.stringify(at.line)}`);
     }
+    assert.deepEqual(errors, []);
+  });
+
+  test("a 30 KB <details> section holding markdown: open in the DOM as it streams, equal to render, flat work per push", async () => {
+    const message = [prose(1), details(30_000)].join("\n");
+    const got = await streamInPage(message, 4);
+    assert.equal(got.html, got.expected, "element.innerHTML = render(message).html");
+    assert.deepEqual(got.citations, got.expectedIndex.occurrences, "citations() = render's occurrences");
+    const { counts } = got;
+    const quarter = Math.floor(counts.length / 4);
+    const second = max(counts.slice(quarter, 2 * quarter));
+    const last = max(counts.slice(3 * quarter, counts.length - 1));
+    const total = counts.reduce((a, b) => a + b, 0);
+    console.log(
+      `  ${counts.length} pushes: nodes added+removed per push max ${max(counts)} ` +
+        `(2nd quarter ${second}, last ${last}), ${(total / counts.length).toFixed(2)} on average`,
+    );
+    // (The section is not re-sent whole at each push: its blocks go into it.)
+    assert.ok(last <= Math.max(2 * second, 40), `last quarter's max ${last} against the second's ${second}`);
+    assert.ok(total / counts.length < 10, `average nodes per push ${total / counts.length}`);
     assert.deepEqual(errors, []);
   });
 

@@ -13,6 +13,9 @@
 #               git-ignored target/corpus/readmes/), streamed at 1-, 4- and 16-byte chunks:
 #               stream = render, prefix rate, bytes handed, time (CORPUS_BUDGET_S; docs/corpus.md)
 #   make bench-node  the npm package against other JS markdown renderers in Node (after make pkg)
+#   make bench-browser  the demo page in headless Chromium streaming a ~100 KB code block, table
+#               and list in 4-character chunks: tasks over 50 ms, push and frame times, DOM =
+#               render (RUNS=3 SHAPES=code,table,list PACINGS=task,frame TRACE=1; docs/performance.md)
 #   make test-browser  pkg/src's hydration entry points and XSS corpora in headless Chromium
 #   make pkg        the npm package's generated files (pkg/dist/: wasm + glue, default and lite)
 #   make test-node  the npm package, packed and installed, tested under Node (after make pkg)
@@ -25,7 +28,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test bench bench-shapes bench-corpus bench-node toolchain fmt lint doc test-browser pkg pkg-tools test-node size size-floor apps
+.PHONY: demo test bench bench-shapes bench-corpus bench-node bench-browser toolchain fmt lint doc test-browser pkg pkg-tools test-node size size-floor apps
 
 ## Installs what the Rust checks need; idempotent and quick when present.
 toolchain:
@@ -85,6 +88,15 @@ test-browser: toolchain apps
 	tests/browser/ensure-chromium.sh
 	npm ci --prefix tests/browser --no-audit --no-fund
 	node --test tests/browser/
+
+## docs/performance.md "Streaming in Chromium": the demo page (www/) with benches/browser/driver.js
+## in place of its scripted conversation, driven by benches/browser/longtasks.mjs through the
+## browser tests' helpers and pinned playwright-core (npm ci only when its lockfile changed).
+## Not part of `make test`: it measures and reports, 2-3 minutes a run (RUNS=3 by default).
+bench-browser: pkg
+	tests/browser/ensure-chromium.sh
+	@test tests/browser/node_modules/.package-lock.json -nt tests/browser/package-lock.json || npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
+	node benches/browser/longtasks.mjs
 
 # ---- the npm package (pkg/) ----------------------------------------------------
 # wasm-bindgen-cli must be the exact version of the wasm-bindgen crate in Cargo.lock.

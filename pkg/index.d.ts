@@ -101,7 +101,7 @@ export type Step = { open: number } | { html: number } | { close: number };
 /**
  * What changed after a `push`, applied in this order (`citemark/dom`'s
  * `mountPatches` applies patches to an element; docs/streaming.md has the protocol):
- * `rewind`, `mark`, `append` cut by `steps`, then `tail`.
+ * `rewind`, `mark`, `empty`, `append` cut by `steps`, then `tail`.
  */
 export interface Patch {
   /**
@@ -111,9 +111,17 @@ export interface Patch {
   rewind?: true;
   /**
    * Then: what was appended so far is final; remember this place (no element
-   * is open there). Present only when `true`.
+   * is open there but, maybe, a raw element such as `<details>`). Present only
+   * when `true`.
    */
   mark?: true;
+  /**
+   * Then: the innermost open element loses what was appended inside it after
+   * its open step, and only the first `empty` citations stay (a list that
+   * turned loose is appended again, its items now paragraphs). Present only
+   * when it happens.
+   */
+  empty?: number;
   /**
    * HTML to append. It may open an element that a later patch closes (a long
    * code block arrives line by line inside its `<pre><code>`): without a

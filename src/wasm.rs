@@ -16,8 +16,8 @@ use crate::adapters::{adapt as adapt_response, Provider};
 use crate::{Options, Patch, Rendered, Step, Stream};
 
 /// A result in parts: HTML (`html` of a render, `append` of a patch), a
-/// patch's `steps`, `tail`, `rewind` and `mark`, and the citations as
-/// JSON. Each part is taken once.
+/// patch's `steps`, `tail`, `rewind`, `mark` and `empty`, and the
+/// citations as JSON. Each part is taken once.
 #[wasm_bindgen]
 pub struct Parts {
     html: String,
@@ -26,6 +26,8 @@ pub struct Parts {
     citations: String,
     /// `Patch.rewind` (bit 0) and `Patch.mark` (bit 1).
     flags: u32,
+    /// `Patch.empty`.
+    empty: Option<u32>,
 }
 
 /// `Parts::flags`: the patch withdraws what was appended since the mark.
@@ -55,6 +57,12 @@ impl Parts {
         self.flags
     }
 
+    /// `Patch.empty`: the citations to keep when the innermost open
+    /// element is emptied; `undefined` when it is not (and for a render).
+    pub fn empty(&self) -> Option<u32> {
+        self.empty
+    }
+
     /// `Patch.tail`; `undefined` when deferred or for a render.
     #[wasm_bindgen(js_name = takeTail)]
     pub fn take_tail(&mut self) -> Option<String> {
@@ -76,6 +84,7 @@ impl Parts {
             steps: Vec::new(),
             tail: None,
             flags: 0,
+            empty: None,
         })
     }
 
@@ -87,6 +96,11 @@ impl Parts {
             html: patch.append,
             tail: patch.tail,
             flags,
+            // (A message of more than 4 billion citations does not fit a
+            // wasm32 address space.)
+            empty: patch
+                .empty
+                .map(|keep| u32::try_from(keep).unwrap_or(u32::MAX)),
         })
     }
 }

@@ -565,6 +565,57 @@ fn handed_per_final_byte(message: &str, size: usize) -> f64 {
     handed as f64 / render(message, &options).html.len() as f64
 }
 
+/// Lists that turn loose after a reference nothing defines yet: the mark
+/// stays before the reference, so each list is emptied and appended again
+/// inside its open element (`Patch::empty`), not rewound to the mark with
+/// everything after it. One rewind, at the definition; what the host is
+/// handed per byte of final HTML stays flat as the lists grow in number.
+#[test]
+fn lists_turning_loose_after_an_awaiting_reference_are_emptied_not_rewound() {
+    let message = |lists: usize| {
+        let mut text = String::from("See the [guide][g] first.\n\n");
+        for n in 0..lists {
+            text.push_str(&format!(
+                "Paragraph {n} [1].\n\n- item {n} one [2]\n- item {n} two\n\n- item {n} three\n\n"
+            ));
+        }
+        text + "[g]: https://example.org/guide\n"
+    };
+    let mut per_byte = Vec::new();
+    for lists in [40, 160] {
+        let message = message(lists);
+        let options = Options::default();
+        let whole = render(&message, &options);
+        let mut stream = Stream::new(options);
+        let mut html = StreamedHtml::default();
+        let (mut handed, mut rewinds, mut empties) = (0, 0, 0);
+        for chunk in message.as_bytes().chunks(4) {
+            let patch = stream.push_bytes(chunk);
+            handed += patch.append.len() + patch.tail.as_deref().map_or(0, str::len);
+            rewinds += usize::from(patch.rewind);
+            empties += usize::from(patch.empty.is_some());
+            html.apply(&patch);
+        }
+        let last = stream.finish();
+        rewinds += usize::from(last.rewind);
+        handed += last.append.len();
+        html.apply(&last);
+        assert_eq!(html.html(), whole.html, "{lists} lists");
+        assert_eq!(
+            html.citations(),
+            whole.citations.occurrences,
+            "{lists} lists"
+        );
+        assert_eq!(rewinds, 1, "{lists} lists: one rewind, at the definition");
+        assert!(empties >= lists, "{lists} lists, {empties} emptied");
+        per_byte.push(handed as f64 / whole.html.len() as f64);
+    }
+    assert!(
+        per_byte[1] < per_byte[0] * 1.25,
+        "handed per byte of HTML: {per_byte:?}"
+    );
+}
+
 /// A long code block or table is handed over once, line by line, not
 /// re-sent whole at every push: what the host gets per byte of final HTML
 /// stays flat from 16 KiB to 256 KiB (a line's tail is re-sent as it is

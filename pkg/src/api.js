@@ -82,9 +82,9 @@ const REWIND = 1;
 const MARK = 2;
 
 /**
- * A patch's parts as `{append, steps, tail?, citations, rewind?, mark?}`
- * (`rewind` and `mark` only when set, as the crate's serde JSON has them),
- * freeing the wasm object. Step lengths are UTF-16 units of `append`.
+ * A patch's parts as `{append, steps, tail?, citations, rewind?, mark?, empty?}`
+ * (`rewind`, `mark` and `empty` only when set, as the crate's serde JSON has
+ * them), freeing the wasm object. Step lengths are UTF-16 units of `append`.
  */
 function patch(parts) {
   try {
@@ -93,9 +93,11 @@ function patch(parts) {
     const steps = [];
     for (let i = 0; i < pairs.length; i += 2) steps.push({ [STEP_KINDS[pairs[i]]]: pairs[i + 1] });
     const flags = parts.flags();
+    const empty = parts.empty();
     const tail = parts.takeTail();
     const citations = JSON.parse(parts.takeCitations());
-    return withFlags(flags, tail === undefined ? { append, steps, citations } : { append, steps, tail, citations });
+    const fields = tail === undefined ? { append, steps, citations } : { append, steps, tail, citations };
+    return withFlags(flags, empty === undefined ? fields : { empty, ...fields });
   } finally {
     parts.free();
   }
@@ -130,7 +132,11 @@ function concat(first, last) {
     flags = (first.rewind ? REWIND : 0) | (first.mark || (last.mark && first.append === "") ? MARK : 0);
     head = first;
   }
+  // (`finish` never empties: its element is re-rendered whole. A rewind
+  // in `last` withdraws what `first` emptied.)
+  const empty = last.rewind ? undefined : first.empty;
   return withFlags(flags, {
+    ...(empty === undefined ? {} : { empty }),
     append: head.append + last.append,
     steps: head.steps.concat(last.steps),
     tail: last.tail,

@@ -10,6 +10,8 @@ export type { CitationIndex, Occurrence, Options, Patch, PatchWithTail, Source, 
 export interface PatchLike {
   rewind?: boolean;
   mark?: boolean;
+  /** The innermost open element loses what was appended inside it; the first `empty` citations stay. */
+  empty?: number;
   append?: string;
   /** In UTF-16 units of `append`, covering all of it. */
   steps?: Step[];
@@ -23,9 +25,11 @@ export interface PatchView {
   readonly element: Element;
   /**
    * Applies one patch: `rewind` (removes the tail and the nodes added since
-   * the mark, in the root and in the elements open there), `mark`, `append`
+   * the mark, in the root and in the elements open there), `mark`, `empty`
+   * (removes what was appended inside the innermost open element), `append`
    * by its steps, then `tail`.
-   * @throws TypeError when the steps do not cover `append`, or close nothing.
+   * @throws TypeError when the steps do not cover `append`, or close nothing,
+   * or `empty` is not a count of the citations so far.
    */
   apply(patch: PatchLike): void;
   /** Replaces the tail (`stream.tail()` at a frame after `pushDeferred`); nothing happens when it is unchanged. */

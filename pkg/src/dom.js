@@ -98,6 +98,8 @@ export function mountPatches(element) {
   root.replaceChildren();
   /** The open elements, innermost last (`root` when none). */
   let open = [];
+  /** Each open element's child count right after its open step. */
+  let opened = [];
   /** The tail's HTML and where its nodes start (null: it has none), or null when none is shown. */
   let tail = null;
   /** The committed citation occurrences. */
@@ -107,7 +109,7 @@ export function mountPatches(element) {
    * may be), the child counts of the root and of each of them, and the
    * citations' count.
    */
-  let mark = { open: [], children: [0], citations: 0 };
+  let mark = { open: [], opened: [], children: [0], citations: 0 };
 
   const innermost = () => (open.length ? open[open.length - 1] : root);
 
@@ -128,7 +130,11 @@ export function mountPatches(element) {
     const append = patch.append ?? "";
     if (typeof append !== "string") throw new TypeError(`patch.append: expected a string, got ${describe(append)}`);
     const steps = stepsOf({ append, steps: patch.steps });
-    if (patch.rewind || patch.mark || append) removeTail();
+    const { empty } = patch;
+    if (empty !== undefined && !(Number.isInteger(empty) && empty >= 0 && empty <= citations.length)) {
+      throw new TypeError(`patch.empty: expected a citation count up to ${citations.length}, got ${describe(empty)}`);
+    }
+    if (patch.rewind || patch.mark || append || empty !== undefined) removeTail();
     if (patch.rewind) {
       // Every node after the mark goes: in the root and in each element open there.
       [root, ...mark.open].forEach((parent, i) => {
@@ -136,13 +142,23 @@ export function mountPatches(element) {
       });
       citations.length = mark.citations;
       open = mark.open.slice();
+      opened = mark.opened.slice();
     }
     if (patch.mark) {
       mark = {
         open: open.slice(),
+        opened: opened.slice(),
         children: [root, ...open].map((parent) => parent.childNodes.length),
         citations: citations.length,
       };
+    }
+    if (patch.empty !== undefined) {
+      // The innermost element loses what was appended inside it (a list that turned loose is sent again).
+      if (open.length) {
+        const element = innermost();
+        while (element.childNodes.length > opened[opened.length - 1]) element.lastChild.remove();
+      }
+      citations.length = patch.empty;
     }
     let at = 0;
     for (const [kind, length] of steps) {
@@ -151,11 +167,13 @@ export function mountPatches(element) {
       if (kind === "close") {
         if (!open.length) throw new TypeError("patch.steps: a close step with no element open");
         close(open.pop(), piece, root);
+        opened.pop();
       } else if (kind === "open") {
         const parent = innermost();
-        const opened = openedElement(parent, insert(parent, piece));
-        if (!opened) throw new TypeError(`patch.steps: an open step inserted no element: ${JSON.stringify(piece)}`);
-        open.push(opened);
+        const element = openedElement(parent, insert(parent, piece));
+        if (!element) throw new TypeError(`patch.steps: an open step inserted no element: ${JSON.stringify(piece)}`);
+        open.push(element);
+        opened.push(element.childNodes.length);
       } else if (piece) {
         insert(innermost(), piece);
       }

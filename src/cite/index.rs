@@ -205,6 +205,13 @@ pub(crate) struct IndexMark {
     cited_slot: Vec<u32>,
 }
 
+impl IndexMark {
+    /// How many occurrences were recorded there.
+    pub(crate) fn occurrences(&self) -> usize {
+        self.occurrences
+    }
+}
+
 /// Where a parsed text sits in the message: ranges move by `+ add - sub`.
 /// (A streamed part is parsed after a prefix of earlier link reference
 /// definitions, so it can sit before or after its message position.)

@@ -444,9 +444,9 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
             let event = match take_event(run, i) {
                 // A footnote reference inside a citation's label would nest
                 // anchors: it stays as written.
-                Event::FootnoteReference(_) if self.citation_end.is_some() => {
-                    Event::Text(CowStr::Borrowed(self.markdown.get(range.clone()).unwrap_or("")))
-                }
+                Event::FootnoteReference(_) if self.citation_end.is_some() => Event::Text(
+                    CowStr::Borrowed(self.markdown.get(range.clone()).unwrap_or("")),
+                ),
                 event => event,
             };
             if let Event::Text(text) = event {

@@ -116,6 +116,19 @@ impl Container {
         self.end_tags
     }
 
+    /// Starts over on an emptied element, as it was when it opened: its
+    /// children are committed again from the first.
+    pub(super) fn restart(&mut self) {
+        if let Kind::List {
+            loose,
+            blank_before,
+            committed,
+        } = &mut self.kind
+        {
+            (*loose, *blank_before, *committed) = (false, false, false);
+        }
+    }
+
     /// The stand-in parsed before `open`, the text still to come: a list
     /// item with the marker (and indentation) of the item `open` starts
     /// with, then a blank line when the list is loose or a blank line came

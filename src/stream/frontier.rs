@@ -225,6 +225,13 @@ impl Frontier {
         }
     }
 
+    /// Starts over on an emptied element (see [`Container::restart`]).
+    pub(super) fn restart(&mut self) {
+        if let Frontier::Container(container) = self {
+            container.restart();
+        }
+    }
+
     /// The end tags that close the element.
     pub(super) fn end_tags(&self) -> &'static str {
         match self {

@@ -71,6 +71,12 @@ pub struct Patch {
     /// rewind leaves the elements open at the mark open.
     #[serde(default, skip_serializing_if = "is_false")]
     pub mark: bool,
+    /// Then, when set: the innermost open element loses what was appended
+    /// inside it after its open step, and only the first `empty` citations
+    /// stay: a list that turned loose is appended again, its items now
+    /// paragraphs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty: Option<usize>,
     /// HTML to append. Without a rewind, the appends of every patch of a
     /// message, concatenated, are its [`render`](crate::render).
     pub append: String,
@@ -121,17 +127,44 @@ pub struct StreamedHtml {
     citations: Vec<Occurrence>,
     /// The lengths of `html` and `citations` at the mark.
     mark: (usize, usize),
+    /// Where the content of each open element starts in `html`, innermost
+    /// last; and those open at the mark.
+    open: Vec<usize>,
+    open_at_mark: Vec<usize>,
 }
 
 impl StreamedHtml {
-    /// Applies `patch`: a rewind, a mark, then its HTML and citations.
+    /// Applies `patch`: a rewind, a mark, an emptying, then its HTML and
+    /// citations.
     pub fn apply(&mut self, patch: &Patch) {
         if patch.rewind {
             self.html.truncate(self.mark.0);
             self.citations.truncate(self.mark.1);
+            self.open.clone_from(&self.open_at_mark);
         }
         if patch.mark {
             self.mark = (self.html.len(), self.citations.len());
+            self.open_at_mark.clone_from(&self.open);
+        }
+        if let Some(keep) = patch.empty {
+            if let Some(&content) = self.open.last() {
+                self.html.truncate(content);
+            }
+            self.citations.truncate(keep);
+        }
+        let mut at = self.html.len();
+        for step in &patch.steps {
+            match *step {
+                Step::Open(len) => {
+                    at += len;
+                    self.open.push(at);
+                }
+                Step::Close(len) => {
+                    at += len;
+                    self.open.pop();
+                }
+                Step::Html(len) => at += len,
+            }
         }
         self.html.push_str(&patch.append);
         self.citations.extend_from_slice(&patch.citations);
@@ -254,6 +287,26 @@ pub struct Stream {
     /// one is: the blocks after it go inside until one closes it. A
     /// frontier may be open inside it.
     raw_element: Option<RawElement>,
+    /// What the stream was when the frontier's element opened: what
+    /// emptying it goes back to.
+    opened: Option<Opened>,
+    /// How many patches the stream has made (which one is being made).
+    patches: u64,
+}
+
+/// The stream's state right after a frontier's element opened (see
+/// [`Patch::empty`]).
+#[derive(Debug, Clone)]
+struct Opened {
+    /// The length of the text since the mark then (what came after is the
+    /// element's).
+    since_len: usize,
+    index: IndexMark,
+    definitions: usize,
+    committed: usize,
+    /// The patch that opened it, and the lengths of its `append`, `steps`
+    /// and `citations` after the open step.
+    patch: (u64, usize, usize, usize),
 }
 
 /// What was committed since the mark (see [`Patch::mark`]).
@@ -314,6 +367,8 @@ impl Stream {
             frontier: None,
             no_fence_before: 0,
             raw_element: None,
+            opened: None,
+            patches: 0,
         }
     }
 
@@ -350,6 +405,7 @@ impl Stream {
     /// paints once per animation frame calls [`Stream::tail`] then, not
     /// after every chunk.
     pub fn push_deferred(&mut self, chunk: &str) -> Patch {
+        self.patches += 1;
         let chunk = &*self.with_line_feeds(chunk);
         let line_was = self.open.len() - self.line_start;
         let newline = chunk.find_last(b'\n');
@@ -486,6 +542,7 @@ impl Stream {
     /// Ends the message: everything left is rendered exactly and appended.
     /// Pushing more afterwards continues after it.
     pub fn finish(&mut self) -> Patch {
+        self.patches += 1;
         if std::mem::take(&mut self.held_cr) {
             // Nothing followed it: a lone CR.
             self.open.push('\n');
@@ -673,6 +730,18 @@ impl Stream {
         patch.push_open(&entered.html);
         self.absorb(entered.index, patch);
         self.drop_committed(entered.taken);
+        self.opened = Some(Opened {
+            since_len: self.since_mark.text.len(),
+            index: self.index.mark(),
+            definitions: self.definitions.len(),
+            committed: self.committed,
+            patch: (
+                self.patches,
+                patch.append.len(),
+                patch.steps.len(),
+                patch.citations.len(),
+            ),
+        });
         self.frontier = Some(entered.frontier);
         self.tail.reset();
         true
@@ -686,10 +755,15 @@ impl Stream {
         };
         let committed = frontier.commit(&self.context(), &self.open, complete, at_end);
         if committed.redo {
-            // (A list's items were committed tight, say: all is rendered
-            // again.)
-            let since = self.withdraw(patch);
-            self.reopen(&since);
+            // (A list's items were committed tight: they are committed
+            // again inside the emptied element. At the end, where a
+            // container ends may be unclear: all is rendered again.)
+            if !at_end && self.empty_frontier(frontier, patch) {
+                self.commit_inside(patch, self.line_start, false);
+            } else {
+                let since = self.withdraw(patch);
+                self.reopen(&since);
+            }
             return;
         }
         let end_tags = frontier.end_tags();
@@ -712,6 +786,7 @@ impl Stream {
         }
         self.add_definitions(committed.definitions);
         if committed.closed {
+            self.opened = None;
             patch.push_close(end_tags);
             patch.push_html("\n");
             // (The tail's caches held the element's opener.)
@@ -720,6 +795,41 @@ impl Stream {
             self.frontier = Some(frontier);
         }
         self.drop_committed(committed.taken);
+    }
+
+    /// Empties the open element (`frontier`'s, taken out of the stream):
+    /// what was committed inside it goes back before the open text, to be
+    /// committed again from its first child, and the patch withdraws it
+    /// (see [`Patch::empty`]). `false` when the stream no longer holds
+    /// that text (then the mark is where to go back to).
+    fn empty_frontier(&mut self, mut frontier: Frontier, patch: &mut Patch) -> bool {
+        let Some(opened) = self.opened.clone() else {
+            return false;
+        };
+        if !self.since_mark.recording || self.since_mark.text.len() < opened.since_len {
+            return false;
+        }
+        let inside = self.since_mark.text.split_off(opened.since_len);
+        self.index.rewind(&opened.index);
+        self.definitions.truncate(opened.definitions);
+        self.committed = opened.committed;
+        let (made_by, append, steps, citations) = opened.patch;
+        if made_by == self.patches {
+            patch.append.truncate(append);
+            patch.steps.truncate(steps);
+            patch.citations.truncate(citations);
+        } else {
+            // (All this patch appended so far went inside it.)
+            patch.append.clear();
+            patch.steps.clear();
+            patch.citations.clear();
+            patch.empty = Some(opened.index.occurrences());
+        }
+        frontier.restart();
+        self.frontier = Some(frontier);
+        self.reopen(&inside);
+        self.tail.reset();
+        true
     }
 
     /// Forgets the first `len` bytes of the open text, now committed.
@@ -916,6 +1026,7 @@ impl Stream {
         patch.citations.clear();
         // (No frontier was open at the mark; a raw element may have been.)
         self.frontier = None;
+        self.opened = None;
         self.raw_element = since.raw_element.clone();
         self.index.rewind(&since.index);
         self.definitions.truncate(since.definitions);

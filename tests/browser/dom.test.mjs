@@ -72,14 +72,14 @@ const MESSAGE = [prose(1), prose(2), code(100_000), "", prose(3), prose(4)].join
 
 /**
  * A `<details>` section of about `bytes` characters holding markdown: prose
- * with citations and lists that turn loose (a rewind inside the open
- * element).
+ * with citations, lists that turn loose (each emptied and sent again inside
+ * its open element) and references defined at its end (one rewind).
  */
 function details(bytes) {
   const parts = ["<details><summary>Sources and method</summary>", ""];
   for (let n = 0, size = 0; size < bytes; n++) {
     const part = [
-      `Paragraph ${n} with **bold**, a [guide](https://example.org/g) and a citation [1].`,
+      `Paragraph ${n} with **bold**, a [guide][g] and a citation [1].`,
       "",
       `- item ${n} one [2]`,
       `- item ${n} two`,
@@ -90,7 +90,7 @@ function details(bytes) {
     parts.push(part);
     size += part.length;
   }
-  parts.push("</details>", "", "After the section.", "");
+  parts.push("[g]: https://example.org/guide", "", "</details>", "", "After the section.", "");
   return parts.join("\n");
 }
 
@@ -204,13 +204,18 @@ describe("citemark/dom", () => {
     const { counts } = got;
     const quarter = Math.floor(counts.length / 4);
     const second = max(counts.slice(quarter, 2 * quarter));
-    const last = max(counts.slice(3 * quarter, counts.length - 1));
+    // (One push, at the definition, rewinds the section's blocks once.)
+    const [rewind, ...others] = counts
+      .slice(3 * quarter, counts.length - 1)
+      .sort((a, b) => b - a);
+    const last = max(others);
     const total = counts.reduce((a, b) => a + b, 0);
     console.log(
-      `  ${counts.length} pushes: nodes added+removed per push max ${max(counts)} ` +
-        `(2nd quarter ${second}, last ${last}), ${(total / counts.length).toFixed(2)} on average`,
+      `  ${counts.length} pushes: nodes added+removed per push max ${max(counts)} (the rewind ${rewind}), ` +
+        `otherwise 2nd quarter ${second}, last ${last}; ${(total / counts.length).toFixed(2)} on average`,
     );
-    // (The section is not re-sent whole at each push: its blocks go into it.)
+    // (The section is not re-sent whole at each push: its blocks go into it,
+    // and a list that turns loose is sent again alone.)
     assert.ok(last <= Math.max(2 * second, 40), `last quarter's max ${last} against the second's ${second}`);
     assert.ok(total / counts.length < 10, `average nodes per push ${total / counts.length}`);
     assert.deepEqual(errors, []);

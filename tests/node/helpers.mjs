@@ -186,12 +186,15 @@ export class Assembly {
   citations = [];
   /** The open elements' opening pieces, innermost last. */
   open = [];
-  #mark = { html: 0, citations: 0, open: [] };
+  /** Where each open element's content starts in `html`. */
+  #contents = [];
+  #mark = { html: 0, citations: 0, open: [], contents: [] };
 
   apply(patch, where = "") {
     if (patch.rewind) {
       // (What was opened after the mark goes with it.)
       this.open = this.#mark.open.slice();
+      this.#contents = this.#mark.contents.slice();
       this.html = this.html.slice(0, this.#mark.html);
       this.citations.length = this.#mark.citations;
     }
@@ -202,7 +205,18 @@ export class Assembly {
         this.open.every((piece) => raw.some((start) => piece.startsWith(start))),
         `${where}: a mark inside ${this.open}`,
       );
-      this.#mark = { html: this.html.length, citations: this.citations.length, open: this.open.slice() };
+      this.#mark = {
+        html: this.html.length,
+        citations: this.citations.length,
+        open: this.open.slice(),
+        contents: this.#contents.slice(),
+      };
+    }
+    if (patch.empty !== undefined) {
+      assert.ok(this.open.length > 0, `${where}: empty with nothing open`);
+      assert.ok(patch.empty <= this.citations.length, `${where}: empty keeps ${patch.empty} citations`);
+      this.html = this.html.slice(0, this.#contents.at(-1));
+      this.citations.length = patch.empty;
     }
     assert.equal(patch.steps.length === 0, patch.append === "", `${where}: steps empty exactly when append is`);
     let at = 0;
@@ -217,9 +231,11 @@ export class Assembly {
       if (kind === "open") {
         assert.match(piece, /^<[a-z]/, `${where}: an open step opens an element`);
         this.open.push(piece);
+        this.#contents.push(this.html.length + at + length);
       } else if (kind === "close") {
         assert.match(piece, /^(<\/[a-z0-9]+>)+$/, `${where}: a close step is end tags`);
         assert.ok(this.open.pop() !== undefined, `${where}: a close step with nothing open`);
+        this.#contents.pop();
       } else {
         assert.equal(kind, "html", `${where}: step kind`);
       }

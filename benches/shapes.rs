@@ -17,7 +17,9 @@
 //!   included), give the one-shot HTML (a `FAIL` line if not).
 //!
 //! A run that exceeds the time budget is stopped and reported as such.
-//! Then the same for one paragraph being typed at 1 to 8 KiB.
+//! Then the same for one paragraph being typed at 1 to 8 KiB, and a floor
+//! probe: the least any stream handing a tail after every push does on a
+//! long code block (see [`code_floor`]).
 //!
 //! Environment: `SHAPES=table,details` selects shapes, `SIZES=16,256` the
 //! sizes in KiB, `SHAPES_BUDGET_S=20` the budget of one stream run.
@@ -27,6 +29,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use citemark::{render, Options};
+use pulldown_cmark_escape::escape_html_body_text;
 
 #[path = "support/chunks.rs"]
 mod chunks;
@@ -362,4 +365,56 @@ fn main() {
             ratio_cell(&row.outcome, row.html, 1),
         );
     }
+
+    println!(
+        "\nfloor probe: the least a stream with a tail after every push does on a code block\n"
+    );
+    println!("| fenced code | one-shot | floor probe | probe ÷ one-shot | probe's handed ÷ HTML |");
+    println!("|:--|--:|--:|--:|--:|");
+    for &kib in &sizes {
+        let Some(text) = shapes::shape("fenced-code", kib * 1024) else {
+            continue;
+        };
+        let (mut probes, mut onces, mut handed) = (Vec::new(), Vec::new(), 0);
+        let mut html = 0;
+        for _ in 0..RUNS {
+            let (once, rendered) = one_shot(&text, &options);
+            onces.push(once);
+            html = rendered.len();
+            let start = Instant::now();
+            handed = black_box(code_floor(&text));
+            probes.push(start.elapsed());
+        }
+        let (probe, once) = (median(probes), median(onces));
+        println!(
+            "| {kib} KiB | {once:.2?} | {probe:.2?} | {:.1}x | {:.1}x |",
+            probe.as_secs_f64() / once.as_secs_f64(),
+            handed as f64 / html as f64
+        );
+    }
+}
+
+/// The least that a stream handing the host a tail after every push does
+/// on one long fenced code block, written plainly (not citemark): keep the
+/// line being typed escaped, extend it with each push's bytes, hand each
+/// finished line over once and the line being typed as the tail after
+/// every push (copied out, as a host receives it). Returns the bytes
+/// handed. Its time over one render is the floor of "stream ÷ one-shot"
+/// for code under this protocol.
+fn code_floor(text: &str) -> usize {
+    let (mut typed, mut tail, mut handed) = (String::new(), String::new(), 0);
+    for piece in chunks::str_chunks(text, CHUNK) {
+        let mut rest = piece;
+        while let Some(end) = rest.find('\n') {
+            let _ = escape_html_body_text(&mut typed, &rest[..=end]);
+            handed += typed.len();
+            black_box(&typed);
+            typed.clear();
+            rest = &rest[end + 1..];
+        }
+        let _ = escape_html_body_text(&mut typed, rest);
+        tail.clone_from(&typed);
+        handed += black_box(&tail).len();
+    }
+    handed
 }

@@ -99,42 +99,46 @@ pub(super) struct LeafBlock {
 }
 
 /// The HTML of a code block's unfinished end as last shown: code is
-/// escaped character by character, so once a line is past the block's
-/// indentation, what is typed after it only adds its own escaped bytes.
-/// (Without it, every push escaped the line being typed from its start.)
+/// escaped character by character, so once the line being typed is
+/// settled (past the block's indentation, and for a fenced block not
+/// starting with the fence's character, so never a closing fence), what is
+/// typed after it only adds its own escaped bytes. (Without it, every push
+/// escaped the line being typed from its start.)
 #[derive(Debug, Clone, Default)]
 struct TypedCode {
-    /// The shown text's length and its HTML, written by hand; `None` after
-    /// the open text lost committed lines, or when the parser wrote it.
+    /// The open text's length and its HTML, written by hand, when its last
+    /// line is settled; `None` after the open text lost committed lines.
     shown: Option<(usize, String)>,
 }
 
 impl TypedCode {
-    /// The HTML of `shown`, when it extends the last shown text (the open
-    /// text only grows between commits) by bytes written as they are.
-    fn extend(&mut self, code: Code, shown: &str) -> Option<&str> {
+    /// The HTML of `open`, when it extends the last open text (which only
+    /// grows between commits) by bytes written as they are.
+    fn extend(&mut self, open: &str) -> Option<&str> {
         let (len, html) = self.shown.as_mut()?;
-        let added = shown.get(*len..)?;
-        // (A new line, a tab in the indentation, a CR or NUL: the parser's
-        // rules, or the indentation to cut, decide; written again.)
+        let added = open.get(*len..)?;
+        // (A new line, a tab, a CR or NUL: the parser's rules, or the
+        // indentation to cut, decide; written again.)
         if has_any_byte(added, b"\n\r\0\t") {
             return None;
         }
-        let line_start = shown[..*len].find_last(b'\n').map_or(0, |i| i + 1);
-        let before = &shown[line_start..*len];
-        if before.len() < code.indent() && before.bytes().all(|b| b == b' ') {
-            return None;
-        }
-        // (A line of fence characters, then spaces, closes the block.)
-        if let Code::Fenced(fence) = code {
-            let line = shown[line_start..].trim_start_matches(' ');
-            if line.as_bytes().first() == Some(&fence.char) {
-                return None;
-            }
-        }
         write_code(html, added);
-        *len = shown.len();
+        *len = open.len();
         Some(html)
+    }
+
+    /// Keeps `html`, the tail of `open` (all of it shown), when typing on
+    /// its last line can only add to it.
+    fn keep(&mut self, code: Code, open: &str, html: &str) {
+        let line = &open[open.find_last(b'\n').map_or(0, |i| i + 1)..];
+        let first = line.bytes().find(|&b| b != b' ');
+        let spaces = line.bytes().take_while(|&b| b == b' ').count();
+        let settled = match (code, first) {
+            (_, None | Some(b'\t')) => false,
+            (Code::Fenced(fence), Some(first)) => first != fence.char,
+            (Code::Indented, Some(_)) => spaces >= code.indent(),
+        };
+        self.shown = settled.then(|| (open.len(), html.to_owned()));
     }
 }
 
@@ -218,10 +222,11 @@ impl Frontier {
     /// [`Frontier::tail`] for a push of a host that shows the tail after
     /// every push: a code block's line being typed is escaped once, not
     /// again from its start at every push.
-    pub(super) fn typed_tail(&mut self, context: &RenderContext<'_>, open: &str) -> String {
+    /// Written after what `out` holds.
+    pub(super) fn typed_tail(&mut self, context: &RenderContext<'_>, open: &str, out: &mut String) {
         match self {
-            Frontier::Leaf(leaf) => leaf.typed_tail(context, open),
-            Frontier::Container(container) => container.tail(context, open),
+            Frontier::Leaf(leaf) => leaf.typed_tail(context, open, out),
+            Frontier::Container(container) => out.push_str(&container.tail(context, open)),
         }
     }
 
@@ -475,8 +480,8 @@ impl LeafBlock {
     /// fence closes only with its line complete: "```x" is code.)
     pub(super) fn typing_ends_block(&self, open: &str, complete: usize) -> bool {
         let typed = &open[complete..];
-        let spaces = typed.bytes().take_while(|&b| b == b' ').count();
         let starts_at_margin = || {
+            let spaces = typed.bytes().take_while(|&b| b == b' ').count();
             spaces < 4
                 && typed
                     .as_bytes()
@@ -520,20 +525,22 @@ impl LeafBlock {
 
     /// [`LeafBlock::tail`], a code block's extending the last one's HTML
     /// when typing only added to it.
-    fn typed_tail(&mut self, context: &RenderContext<'_>, open: &str) -> String {
+    fn typed_tail(&mut self, context: &RenderContext<'_>, open: &str, out: &mut String) {
         let LeafKind::Code(code) = self.leaf else {
-            return self.tail(context, open);
+            return out.push_str(&self.tail(context, open));
         };
-        let shown = shown_code(code, open);
-        if let Some(html) = self.typed.extend(code, shown) {
-            return html.to_owned();
+        if let Some(html) = self.typed.extend(open) {
+            return out.push_str(html);
         }
-        let plain = plain_code(code, shown);
-        self.typed.shown = (plain.as_ref()).map(|plain| (shown.len(), plain.html.clone()));
-        plain.map_or_else(
-            || self.parsed_lines(context, shown).html,
-            |plain| plain.html,
-        )
+        let shown = shown_code(code, open);
+        match plain_code(code, shown) {
+            Some(plain) if shown.len() == open.len() => {
+                self.typed.keep(code, open, &plain.html);
+                out.push_str(&plain.html);
+            }
+            Some(plain) => out.push_str(&plain.html),
+            None => out.push_str(&self.parsed_lines(context, shown).html),
+        }
     }
 }
 

@@ -442,8 +442,18 @@ impl Stream {
     /// Its cost is bounded by what changed since the last call, mostly:
     /// plain words are added to the HTML kept from the last call.
     pub fn tail(&mut self) -> String {
+        let mut tail = String::new();
+        self.tail_into(&mut tail);
+        tail
+    }
+
+    /// [`Stream::tail`], rendered through the caches: a code block's into
+    /// `out` itself, the others' into the caches' buffer.
+    fn write_tail(&mut self, out: &mut String) {
         let Some(frontier) = &self.frontier else {
-            return self.cached_tail(None);
+            self.tail.give_back(std::mem::take(out));
+            *out = self.cached_tail(None);
+            return;
         };
         // Inside a table, list or quote, the open text is rendered as the
         // top-level tail is (its caches keep what was settled), as the
@@ -451,14 +461,20 @@ impl Stream {
         // off; code shows as typed.
         let Some(opener) = frontier.tail_opener() else {
             // (Taken out and put back: it keeps what it showed.)
-            let Some(mut frontier) = self.frontier.take() else {
-                return String::new();
-            };
-            let tail = frontier.typed_tail(&self.context(), &self.open);
-            self.frontier = Some(frontier);
-            return tail;
+            if let Some(mut frontier) = self.frontier.take() {
+                out.clear();
+                frontier.typed_tail(&self.context(), &self.open, out);
+                self.frontier = Some(frontier);
+            }
+            return;
         };
-        let opener = opener.to_owned();
+        self.tail.give_back(std::mem::take(out));
+        *out = self.framed_tail(opener.to_owned());
+    }
+
+    /// The tail inside a table, list or quote: rendered after `opener`
+    /// through the caches, the element's own tags cut off.
+    fn framed_tail(&mut self, opener: String) -> String {
         let whole = self.cached_tail(Some(&opener));
         match self.frontier.as_ref().and_then(|f| f.inside(&whole)) {
             Some(inside) => inside.to_owned(),
@@ -517,8 +533,7 @@ impl Stream {
     /// }
     /// ```
     pub fn tail_into(&mut self, out: &mut String) {
-        self.tail.give_back(std::mem::take(out));
-        *out = self.tail();
+        self.write_tail(out);
     }
 
     /// The tail rendered whole, as [`Stream::tail`] must show it.

@@ -32,7 +32,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use citemark::{render, Options, Stream, StreamedHtml};
+use citemark::{render, Options, Step, Stream, StreamedHtml};
 
 #[path = "support/chunks.rs"]
 mod chunks;
@@ -141,6 +141,16 @@ struct Visible {
     entity: String,
 }
 
+/// Where a [`Visible`] was: its text's length and its state.
+#[derive(Clone)]
+struct VisibleAt {
+    len: usize,
+    pending_space: bool,
+    leading_space: bool,
+    in_tag: bool,
+    entity: String,
+}
+
 const ENTITIES: [(&str, char); 5] = [
     ("&lt;", '<'),
     ("&gt;", '>'),
@@ -161,6 +171,24 @@ impl Visible {
         for c in html.chars() {
             self.push(c);
         }
+    }
+
+    fn at(&self) -> VisibleAt {
+        VisibleAt {
+            len: self.text.len(),
+            pending_space: self.pending_space,
+            leading_space: self.leading_space,
+            in_tag: self.in_tag,
+            entity: self.entity.clone(),
+        }
+    }
+
+    fn restore(&mut self, at: &VisibleAt) {
+        self.text.truncate(at.len);
+        self.pending_space = at.pending_space;
+        self.leading_space = at.leading_space;
+        self.in_tag = at.in_tag;
+        self.entity.clone_from(&at.entity);
     }
 
     fn push(&mut self, c: char) {
@@ -226,12 +254,17 @@ impl Visible {
 }
 
 /// The visible text of the applied HTML, kept incrementally (appends,
-/// rewinds to the mark), with how much of it agrees with the final text.
+/// rewinds to the mark, emptied elements), with how much of it agrees with
+/// the final text.
 struct Seen<'a> {
     last: &'a str,
     applied: Visible,
     /// `applied` at the mark.
     mark: Visible,
+    /// Where `applied` was right after each open element's open step,
+    /// innermost last; and those at the mark.
+    opened: Vec<VisibleAt>,
+    opened_at_mark: Vec<VisibleAt>,
     /// The length of the common prefix of `applied.text` and `last`.
     matched: usize,
 }
@@ -242,6 +275,8 @@ impl<'a> Seen<'a> {
             last,
             applied: Visible::default(),
             mark: Visible::default(),
+            opened: Vec::new(),
+            opened_at_mark: Vec::new(),
             matched: 0,
         }
     }
@@ -249,13 +284,31 @@ impl<'a> Seen<'a> {
     fn apply(&mut self, patch: &citemark::Patch) {
         if patch.rewind {
             self.applied = self.mark.clone();
-            self.matched = self.matched.min(self.applied.text.len());
+            self.opened.clone_from(&self.opened_at_mark);
         }
         if patch.mark {
             self.mark = self.applied.clone();
+            self.opened_at_mark.clone_from(&self.opened);
         }
+        if let (Some(_), Some(at)) = (patch.empty, self.opened.last()) {
+            self.applied.restore(at);
+        }
+        self.matched = self.matched.min(self.applied.text.len());
         let before = self.applied.text.len();
-        self.applied.push_str(&patch.append);
+        let mut at = 0;
+        for step in &patch.steps {
+            let (Step::Open(len) | Step::Html(len) | Step::Close(len)) = *step else {
+                unreachable!("no other steps")
+            };
+            self.applied.push_str(&patch.append[at..at + len]);
+            at += len;
+            match step {
+                Step::Open(_) => self.opened.push(self.applied.at()),
+                Step::Close(_) => drop(self.opened.pop()),
+                _ => {}
+            }
+        }
+        self.applied.push_str(&patch.append[at..]);
         if self.matched == before {
             let grown = &self.applied.text.as_bytes()[before..];
             let wanted = &self.last.as_bytes()[before.min(self.last.len())..];

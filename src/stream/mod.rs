@@ -913,12 +913,17 @@ impl Stream {
         let written = self
             .context()
             .render_open(&open, None, Some((cut, &reached)));
+        let closed = written.closed_at_cut(reached.get());
+        if self.raw_element.is_none()
+            && !closed
+            && written.open_raw_html
+            && self.enter_raw_element(end, patch)
+        {
+            return true;
+        }
         let written = match &self.raw_element {
             Some(element) => self.inside_raw_element(element, &open, cut, written, &reached),
-            None if !written.closed_at_cut(reached.get()) => {
-                return written.open_raw_html && self.enter_raw_element(end, patch);
-            }
-            None => Some(written),
+            None => closed.then_some(written),
         };
         let Some(written) = written else {
             self.refused_cut = Some(cut);

@@ -36,9 +36,12 @@ use citemark::{render, Options, Step, Stream, StreamedHtml};
 
 #[path = "support/chunks.rs"]
 mod chunks;
+/// (The whole-text version, which [`Visible`] is checked against.)
+#[path = "support/machine.rs"]
+mod machine;
 #[path = "support/timed.rs"]
 mod timed;
-/// (The whole-text version, which [`Visible`] is checked against.)
+use machine::cpu_model;
 #[path = "../tests/common/visible.rs"]
 mod visible;
 use chunks::str_chunks;
@@ -979,16 +982,4 @@ fn shorten(text: &str, max: usize) -> String {
         Some((at, _)) => format!("{}…", &text[..at]),
         None => text.to_owned(),
     }
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|info| {
-            info.lines()
-                .find(|line| line.starts_with("model name"))
-                .and_then(|line| line.split_once(':'))
-                .map(|(_, model)| model.trim().to_owned())
-        })
-        .unwrap_or_else(|| "unknown".to_owned())
 }

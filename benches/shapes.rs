@@ -37,8 +37,11 @@ mod chunks;
 mod timed;
 use timed::{stream_painting_every_push, Timed};
 
+#[path = "support/machine.rs"]
+mod machine;
 #[path = "support/shapes.rs"]
 mod shapes;
+use machine::cpu_model;
 
 const CHUNK: usize = 4;
 /// Interleaved runs of a stream that takes under [`SLOW`].
@@ -208,18 +211,6 @@ fn print_progress(row: &Row) {
         ),
     }
     let _ = std::io::stdout().flush();
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|info| {
-            info.lines()
-                .find(|line| line.starts_with("model name"))
-                .and_then(|line| line.split_once(':'))
-                .map(|(_, model)| model.trim().to_owned())
-        })
-        .unwrap_or_else(|| "unknown".to_owned())
 }
 
 fn env_list(name: &str) -> Option<Vec<String>> {

@@ -974,7 +974,8 @@ impl Stream {
         // and so is what it does to a paragraph after it: a comment left
         // open would take it in.)
         if has_byte(batch, b'<') {
-            let probe = context.render_open_after(&element.opener, &[batch, "x\n"].concat(), None);
+            let probe =
+                context.render_open_after(&element.opener, &[batch, "x\n"].concat(), None, None);
             if !element.holds(&probe.html, &[alone.html.as_str(), "<p>x</p>\n"].concat()) {
                 return None;
             }
@@ -1000,7 +1001,7 @@ impl Stream {
         };
         // (A paragraph goes in as it is: nothing else the opener leaves
         // open takes it.)
-        let probe = context.render_open_after(opener, "x\n", None);
+        let probe = context.render_open_after(opener, "x\n", None, None);
         if !alone.index.is_empty() || !element.holds(&probe.html, "<p>x</p>\n") {
             return false;
         }
@@ -1222,18 +1223,7 @@ impl RenderContext<'_> {
         after: Option<&IndexBuilder>,
         cut: Option<(usize, &Cell<Reached>)>,
     ) -> WrittenOpen {
-        self.render_open_after_text("", open, after, cut)
-    }
-
-    /// [`RenderContext::render_open`] after `prefix`, whose own blocks are
-    /// rendered too: a raw element's opener (which holds no citations).
-    fn render_open_after(
-        &self,
-        prefix: &str,
-        open: &str,
-        cut: Option<(usize, &Cell<Reached>)>,
-    ) -> WrittenOpen {
-        self.render_open_after_text(prefix, open, None, cut)
+        self.render_open_after("", open, after, cut)
     }
 
     /// `open` rendered inside the raw element `element`: its HTML is the
@@ -1247,7 +1237,7 @@ impl RenderContext<'_> {
         open: &str,
         cut: Option<(usize, &Cell<Reached>)>,
     ) -> Option<WrittenOpen> {
-        let mut written = self.render_open_after(&element.opener, open, cut);
+        let mut written = self.render_open_after(&element.opener, open, None, cut);
         let (inside, rest) = element.split_at_end(&written.html)?;
         if rest.is_empty() && written.open_raw_html {
             written.html = inside.to_owned();
@@ -1259,7 +1249,9 @@ impl RenderContext<'_> {
         Some(written)
     }
 
-    fn render_open_after_text(
+    /// [`RenderContext::render_open`] after `prefix`, whose own blocks are
+    /// rendered too: a raw element's opener (which holds no citations).
+    fn render_open_after(
         &self,
         prefix: &str,
         open: &str,

@@ -4,7 +4,7 @@
 import { SOURCES_URL, TURNS } from "./conversation.js";
 import { el } from "./dom.js";
 import { showActivated, showTooltip } from "./inspect.js";
-import { MessageView } from "./message.js";
+import { MessageView, messageArticle } from "./message.js";
 import { pause, type } from "./typist.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -34,13 +34,7 @@ const [{ sources }, ...answers] = await Promise.all([
 
 /** Adds one question/answer pair to the chat; returns the answer's view. */
 function addTurn(turn) {
-  const article = el(
-    "article",
-    { className: "message assistant" },
-    el("div", { className: "body" }),
-    el("section", { className: "grounding", hidden: true }),
-  );
-  article.dataset.state = "streaming";
+  const article = messageArticle();
   chat.append(el("p", { className: "message user" }, TURNS[turn].question), article);
   return new MessageView(article, {
     sources,

@@ -15,6 +15,18 @@ import { hydrate } from "citemark/hydrate";
 import { renderOptions } from "./conversation.js";
 import { el } from "./dom.js";
 
+/** An assistant message's element, empty and streaming: what a MessageView renders into. */
+export function messageArticle() {
+  const article = el(
+    "article",
+    { className: "message assistant" },
+    el("div", { className: "body" }),
+    el("section", { className: "grounding", hidden: true }),
+  );
+  article.dataset.state = "streaming";
+  return article;
+}
+
 export class MessageView {
   #text = "";
   #finished = false;

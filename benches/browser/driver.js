@@ -10,7 +10,7 @@
 import { render } from "citemark";
 import { SOURCES_URL, renderOptions } from "/conversation.js";
 import { el } from "/dom.js";
-import { MessageView } from "/message.js";
+import { MessageView, messageArticle } from "/message.js";
 
 const FRAME_MS = 1000 / 60;
 const MODE = "link";
@@ -48,13 +48,7 @@ function stats(values) {
 
 /** A new assistant message in #chat, made as the demo's addTurn makes one; its MessageView. */
 function message() {
-  const article = el(
-    "article",
-    { className: "message assistant" },
-    el("div", { className: "body" }),
-    el("section", { className: "grounding", hidden: true }),
-  );
-  article.dataset.state = "streaming";
+  const article = messageArticle();
   document.getElementById("chat").replaceChildren(el("p", { className: "message user" }, "Stream one long block."), article);
   return new MessageView(article, { sources, mode: MODE, turn: 0, onActivate: () => {}, onHover: () => {} });
 }

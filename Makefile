@@ -77,7 +77,7 @@ bench-corpus: toolchain
 	scripts/collect-readmes.sh
 	$(CARGO) bench --bench corpus
 
-## Browser tests (README: Hydration): Debian's Chromium, installed when
+## Browser tests (docs/testing.md, docs/security.md): Debian's Chromium, installed when
 ## missing, driven by the pinned playwright-core. The samples are rendered by
 ## the CLI (the debug build `make test` has made anyway), the XSS corpora by
 ## the batch helper tests/browser_render.rs; the demo page needs the package
@@ -106,9 +106,9 @@ WASM_BINDGEN := $(WASM_BINDGEN_ROOT)/bin/wasm-bindgen
 # One target dir per entry, so that re-running `make pkg` relinks nothing.
 WASM_CARGO := $(CARGO) rustc --lib --crate-type cdylib --target wasm32-unknown-unknown --profile wasm --no-default-features --quiet
 WASM_OUT = target/wasm-$(1)/wasm32-unknown-unknown/wasm/citemark.wasm
-# wasm-opt level, matching the wasm profile's opt-level "s" (README: 3 vs s measured),
+# wasm-opt level, matching the wasm profile's opt-level "s" (docs/performance.md: 3 vs s measured),
 # its passes repeated until the size stops shrinking (--converge: ~0.9 KiB gzipped
-# less per entry, ~30 s more of wasm-opt; README: JavaScript package).
+# less per entry, ~30 s more of wasm-opt; docs/performance.md: the npm package).
 WASM_OPT_LEVEL ?= -Os --converge
 
 ## Installs what the wasm build needs into git-ignored folders; quick when present.
@@ -146,7 +146,7 @@ size-floor: pkg-tools
 apps: pkg
 	node scripts/build-apps.mjs
 
-## README "Compared with other renderers": packs pkg/ with npm pack, installs the tarball
+## docs/performance.md "In Node: against other JavaScript renderers": packs pkg/ with npm pack, installs the tarball
 ## beside benches/node's pinned competitors (git-ignored .pack/ and node_modules/), runs
 ## benches/node/compare.mjs in one Node process (~5 minutes; RUNS, RUNS_LARGE, LIMIT_S tune it).
 bench-node: pkg

@@ -1,6 +1,7 @@
 // citemark's npm package (WASM) against other JavaScript markdown renderers,
 // one-shot and streamed, in one Node process on the same documents and
-// chunkings (`make bench-node`; README: "Compared with other renderers").
+// chunkings (`make bench-node`; docs/performance.md: "In Node: against other
+// JavaScript renderers").
 //
 // Documents: examples/answer.md repeated (with a newline between copies)
 // until it reaches 2 KiB, 20 KiB and 200 KiB, as benches/stream.rs does

@@ -267,4 +267,4 @@ for (const [name, b, file] of rows) console.log(`| ${name} | ${cell(b.length)} |
 EOF
 for note in "${notes[@]}"; do echo "note: $note"; done
 echo "gzip -9 and brotli 11 are Node's zlib, as make size measures (GNU gzip -9 comes out 0.5-1% smaller)"
-echo "targets (README): default <= 300 KB gzipped, lite <= 100 KB"
+echo "the earlier size targets (docs/performance.md): default <= 300 KB gzipped, lite <= 100 KB"

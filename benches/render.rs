@@ -24,7 +24,8 @@
 //!
 //! After the criterion groups, the bench prints a plain summary table from
 //! its own interleaved median timing, so `make bench` ends with the
-//! throughput ratio (citemark MiB/s ÷ pulldown-cmark MiB/s) the README quotes.
+//! throughput ratio (citemark MiB/s ÷ pulldown-cmark MiB/s) that docs/performance.md
+//! ("One-shot rendering") and the README quote.
 
 use std::collections::{BTreeMap, HashSet};
 use std::hint::black_box;

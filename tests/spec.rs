@@ -31,7 +31,8 @@
 //! file only equivalence is checked, and only for examples that need no
 //! option beyond citemark's own set.
 //!
-//! After the `test result:` line a one-line summary is printed for the README.
+//! After the `test result:` line a one-line summary is printed for the README
+//! ("Performance") and docs/testing.md.
 
 #[path = "support/corpora.rs"]
 mod corpora;
@@ -466,7 +467,8 @@ fn first_difference(a: &str, b: &str) -> Option<usize> {
 }
 
 /// One line per run, e.g. `spec conformance: commonmark 652/652 (pulldown-cmark
-/// passes 652), …`, quotable in the README. Counts only the trials that ran.
+/// passes 652), …`, quoted in the README and docs/testing.md. Counts only the
+/// trials that ran.
 fn print_summary(tallies: &Tallies) {
     let map = tallies
         .lock()

@@ -197,7 +197,8 @@ fn prefix_steps(message: &str, size: usize, options: &Options) -> (usize, usize,
 
 /// The prefix rate: the share of pushes after which the reader sees a
 /// prefix of the final text (nothing shown that later changes or goes).
-/// Prints the report quoted in the README; run with `--nocapture`.
+/// Prints the report quoted in docs/streaming.md ("The guarantees"); run with
+/// `--nocapture`.
 #[test]
 fn prefix_rate() {
     let mut report = String::from("sample                           1-byte   4-byte  16-byte\n");

@@ -1,7 +1,7 @@
 // citemark's index entry (raw HTML sanitized with ammonia).
 // The WebAssembly binary is inlined as base64 (dist/default/citemark.wasm.js) and
 // instantiated synchronously when this module is first imported: no fetch, no
-// bundler plugin, no top-level await. See the README's "JavaScript package".
+// bundler plugin, no top-level await. See docs/javascript.md, "Loading".
 import * as glue from "../dist/default/citemark.js";
 import payload from "../dist/default/citemark.wasm.js";
 import { makeApi } from "./api.js";

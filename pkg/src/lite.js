@@ -1,7 +1,7 @@
 // citemark's lite entry (no ammonia: rawHtml "sanitize" escapes raw HTML instead).
 // The WebAssembly binary is inlined as base64 (dist/lite/citemark.wasm.js) and
 // instantiated synchronously when this module is first imported: no fetch, no
-// bundler plugin, no top-level await. See the README's "JavaScript package".
+// bundler plugin, no top-level await. See docs/javascript.md, "Loading".
 import * as glue from "../dist/lite/citemark.js";
 import payload from "../dist/lite/citemark.wasm.js";
 import { makeApi } from "./api.js";

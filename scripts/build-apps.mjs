@@ -3,16 +3,19 @@
 // then in each app: `npm ci` (the app's pinned lockfile), `npm install
 // --no-save` of the tarball (so the app imports `citemark` from node_modules,
 // not from this checkout, and its package.json and lockfile stay untouched),
-// and `vite build` into the app's dist/.
+// and `vite build` into the app's dist/. react-app (React 19) is built a
+// second time in development mode (StrictMode runs effects twice) into
+// dist-dev/; react18-app builds react-app's source with React 18, in
+// development mode too.
 //
-//   node scripts/build-apps.mjs [svelte-app|react-app ...]   (default: both)
+//   node scripts/build-apps.mjs [svelte-app|react-app|react18-app ...]   (default: all)
 
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { REPO } from "./serve.mjs";
 
-export const APPS = ["svelte-app", "react-app"];
+export const APPS = ["svelte-app", "react-app", "react18-app"];
 
 const npm = (args, cwd) =>
   execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], {
@@ -35,5 +38,12 @@ for (const app of apps) {
   npm(["ci"], dir);
   npm(["install", "--no-save", tarball], dir);
   execFileSync("npm", ["run", "--silent", "build"], { cwd: dir, stdio: "inherit" });
+  if (app === "react-app") {
+    execFileSync("npx", ["vite", "build", "--mode", "development", "--outDir", "dist-dev", "--logLevel", "warn"], {
+      cwd: dir,
+      stdio: "inherit",
+      env: { ...process.env, NODE_ENV: "development" },
+    });
+  }
   console.log(`${app}: built examples/${app}/dist in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -1,9 +1,13 @@
-// citemark/react: the hydration core as React hooks. React (and react-dom,
-// for portals) are optional peer dependencies: only this entry imports them.
+// citemark/react: the hydration core as React hooks, and a streamed message
+// as a component (CitemarkMessage) over a hook (useCitemark). React (and
+// react-dom, for portals) are optional peer dependencies: only this entry
+// imports them.
 
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import { createPortal } from "react-dom";
+import { Fragment, createElement, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { createPortal, flushSync } from "react-dom";
 import { hydrate, citationOf } from "./hydrate.js";
+import { mountMessage } from "./message.js";
+import * as defaultApi from "./index.js";
 
 /**
  * Hydrates the citations inside `ref.current` (which holds citemark's HTML,
@@ -49,4 +53,106 @@ export function useCitationPortals(ref, citations, renderIcon) {
     const key = citation ? `${citation.ordinal}:${citation.key}` : String(slots.indexOf(slot));
     return createPortal(renderIcon(citation), slot, key);
   });
+}
+
+// No layout effects on a server (React 18 warns of them there): nothing runs there anyway.
+const useClientLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
+
+const EMPTY = { citations: { occurrences: [], sources: [], uncited: [], diagnostics: [] }, slots: [] };
+
+/** A stable key per placeholder element, for its portal. */
+const slotKeys = new WeakMap();
+let nextSlotKey = 0;
+function slotKey(slot) {
+  let key = slotKeys.get(slot);
+  if (key === undefined) {
+    key = `citemark-slot-${nextSlotKey++}`;
+    slotKeys.set(slot, key);
+  }
+  return key;
+}
+
+/**
+ * Streams the accumulated text `markdown` into the element `ref` is put on
+ * (citemark/message): only a new suffix is pushed, other text starts over,
+ * patches are applied to the DOM at most once per animation frame, and the
+ * message is finished when `streaming` is false. Returns `{ref, html,
+ * citations, slots}`: `html` is for `dangerouslySetInnerHTML` (the final
+ * HTML when rendered on a server, `""` in a browser, where the stream owns
+ * the element's children), `citations` the committed part's index, `slots`
+ * the icon placeholders (tail included).
+ */
+export function useCitemark({ markdown, sources, mode, options, streaming = false, api } = {}) {
+  const ref = useRef(null);
+  const message = useRef(null);
+  const [state, setState] = useState(EMPTY);
+  // The server's render is the final message; in a browser the stream fills the element.
+  const [html] = useState(() =>
+    typeof document === "undefined" ? (api ?? defaultApi).render(markdown ?? "", merged(options, sources, mode)).html : "",
+  );
+
+  useClientLayoutEffect(() => {
+    const mounted = mountMessage(ref.current, {
+      api,
+      // From an animation frame, portals go into new placeholders before it is painted.
+      onChange: (next, { frame }) => (frame ? flushSync(() => setState(next)) : setState(next)),
+    });
+    message.current = mounted;
+    return () => {
+      mounted.destroy();
+      if (message.current === mounted) message.current = null;
+    };
+  }, [api]);
+
+  useClientLayoutEffect(() => {
+    message.current?.update({ markdown: markdown ?? "", options: merged(options, sources, mode), streaming });
+  });
+
+  return { ref, html, citations: state.citations, slots: state.slots };
+}
+
+/** The options the message renders with: `options` with `sources` and `mode` when given. */
+function merged(options, sources, mode) {
+  if (sources === undefined && mode === undefined) return options;
+  return {
+    ...options,
+    ...(sources === undefined ? {} : { sources }),
+    ...(mode === undefined ? {} : { mode }),
+  };
+}
+
+/**
+ * A streamed assistant message: `<CitemarkMessage markdown={text}
+ * sources={sources} mode="icon" streaming={isStreaming} onActivate={…}
+ * renderCitation={(citation) => <MyIcon/>} />`. Renders a `div` (its
+ * `className` default `"citemark"`) and one portal per icon placeholder.
+ */
+export function CitemarkMessage({
+  markdown,
+  sources,
+  mode,
+  options,
+  streaming,
+  api,
+  onActivate,
+  resolve,
+  renderCitation,
+  className = "citemark",
+}) {
+  const { ref, html, citations, slots } = useCitemark({ markdown, sources, mode, options, streaming, api });
+  useCitations(ref, citations, { onActivate, resolve });
+  const portals = renderCitation
+    ? slots.map((slot) => createPortal(renderCitation(citationOf(slot, citations)), slot, slotKey(slot)))
+    : null;
+  return createElement(
+    Fragment,
+    null,
+    createElement("div", {
+      ref,
+      className,
+      dangerouslySetInnerHTML: { __html: html },
+      suppressHydrationWarning: true,
+    }),
+    portals,
+  );
 }

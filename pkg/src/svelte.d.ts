@@ -1,5 +1,5 @@
-import type { CitationIndex } from "./types.js";
-import type { HydrateOptions } from "./hydrate.js";
+import type { CitationIndex, Mode, Options, Source, Stream } from "../index.js";
+import type { Citation, HydrateOptions } from "./hydrate.js";
 
 export interface CitationsParams extends HydrateOptions {
   citations: CitationIndex;
@@ -10,3 +10,37 @@ export function citations(
   node: HTMLElement,
   params: CitationsParams,
 ): { update(params: CitationsParams): void; destroy(): void };
+
+/**
+ * A Svelte 5 component taking a `citation` prop (Svelte's `Component<{citation}>`,
+ * written without importing Svelte's types).
+ */
+export type CitationComponent = (internals: never, props: { citation: Citation | null }) => unknown;
+
+export interface CitemarkParams extends HydrateOptions {
+  /** The whole text so far (accumulated, as chat SDKs hand it out). */
+  markdown: string;
+  /** The sources; new ones re-render only what they change. */
+  sources?: Source[] | null;
+  mode?: Mode;
+  /** Other options; a change (other than to `sources`) starts the message over. */
+  options?: Options | null;
+  /** While true, repaints wait for animation frames; false finishes the message. Default false. */
+  streaming?: boolean;
+  /**
+   * Mounted into each icon placeholder (`mode: "icon"`), tail included, with
+   * its `citation` (whose `occurrence` and `source` are null while it is in the tail).
+   */
+  icon?: CitationComponent;
+  /** Where streams come from (read once, at mount): `import * as lite from "citemark/lite"`. */
+  api?: { createStream(options?: Options | null): Stream };
+}
+
+/**
+ * A Svelte action streaming the accumulated `markdown` into the node:
+ * `<div use:citemark={{ markdown, sources, mode: "icon", streaming, onActivate, icon: Icon }}></div>`.
+ */
+export function citemark(
+  node: HTMLElement,
+  params: CitemarkParams,
+): { update(params: CitemarkParams): void; destroy(): void };

@@ -1,10 +1,15 @@
-// citemark/svelte: the hydration core as a Svelte action.
+// citemark/svelte: the hydration core as a Svelte action (`citations`), and
+// a streamed message as one (`citemark`).
 //
 //   <div use:citations={{ citations, onActivate, resolve }}>{@html html}</div>
+//   <div use:citemark={{ markdown, sources, mode: "icon", streaming, onActivate, icon: Icon }}></div>
 //
-// Plain JS, no svelte import: an action is just (node, params) => {update, destroy}.
+// An action is just (node, params) => {update, destroy}; `mount` and
+// `unmount` (Svelte 5) put the `icon` component into each placeholder.
 
-import { hydrate } from "./hydrate.js";
+import { mount, unmount } from "svelte";
+import { citationOf, hydrate } from "./hydrate.js";
+import { mountMessage } from "./message.js";
 
 export function citations(node, params) {
   const handle = hydrate(node, params.citations, params);
@@ -15,6 +20,81 @@ export function citations(node, params) {
     },
     destroy() {
       handle.destroy();
+    },
+  };
+}
+
+/** `options` with `sources` and `mode` when given. */
+function optionsOf({ options, sources, mode }) {
+  if (sources === undefined && mode === undefined) return options;
+  return { ...options, ...(sources === undefined ? {} : { sources }), ...(mode === undefined ? {} : { mode }) };
+}
+
+/** What an icon was given, as text: a new index gives new objects for the same citations. */
+function describe(citation) {
+  if (!citation?.occurrence) return "";
+  return JSON.stringify([citation.occurrence, citation.source]);
+}
+
+/**
+ * Streams the accumulated text `params.markdown` into `node`
+ * (citemark/message: only a new suffix is pushed, other text starts over,
+ * at most one repaint per animation frame, finished when `streaming` is
+ * false), hydrates its citations (`onActivate`, `resolve`) and mounts
+ * `params.icon` into each icon placeholder, tail included, with a
+ * `citation` prop.
+ */
+export function citemark(node, params) {
+  let current = params;
+  /** The icon mounted in each placeholder, and the citation it was given. */
+  let icons = new Map();
+  const handlers = () => ({ onActivate: current.onActivate, resolve: current.resolve });
+  let hydrated = null;
+
+  function mountIcons({ citations: index, slots }) {
+    const next = new Map();
+    for (const slot of slots) {
+      const citation = citationOf(slot, index);
+      const mounted = icons.get(slot);
+      const seen = describe(citation);
+      const same = mounted && mounted.icon === current.icon && mounted.seen === seen;
+      if (same) {
+        next.set(slot, mounted);
+        icons.delete(slot);
+      } else if (current.icon) {
+        if (mounted) unmount(mounted.instance);
+        icons.delete(slot);
+        const instance = mount(current.icon, { target: slot, props: { citation } });
+        next.set(slot, { instance, icon: current.icon, seen });
+      }
+    }
+    // Placeholders gone from the message (a tail repainted, a restart).
+    for (const { instance } of icons.values()) unmount(instance);
+    icons = next;
+  }
+
+  function onChange(state) {
+    hydrated?.update(state.citations, handlers());
+    mountIcons(state);
+  }
+
+  const message = mountMessage(node, { api: params.api, onChange });
+  hydrated = hydrate(node, message.citations(), handlers());
+  message.update({ markdown: params.markdown ?? "", options: optionsOf(params), streaming: params.streaming });
+
+  return {
+    update(next) {
+      const iconChanged = next.icon !== current.icon;
+      current = next;
+      hydrated.update(message.citations(), handlers());
+      message.update({ markdown: next.markdown ?? "", options: optionsOf(next), streaming: next.streaming });
+      if (iconChanged) mountIcons({ citations: message.citations(), slots: message.slots() });
+    },
+    destroy() {
+      message.destroy();
+      hydrated.destroy();
+      for (const { instance } of icons.values()) unmount(instance);
+      icons = new Map();
     },
   };
 }

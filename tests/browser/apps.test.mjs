@@ -57,7 +57,7 @@ for (const app of ["svelte-app", "react-app"]) {
         assert.equal(await elements.count(), citations.occurrences.length, `${mode}: one element per occurrence`);
         if (mode === "icon" && app === "react-app") {
           // The React icon component, portalled into every placeholder.
-          const filled = await page.$$eval(".citation-icon", (spans) => spans.map((s) => s.querySelector("svg") !== null));
+          const filled = await page.$$eval(".message .citation-icon", (spans) => spans.map((s) => s.querySelector("svg") !== null));
           assert.equal(filled.length, citations.occurrences.length, "one placeholder per citation");
           assert.ok(filled.every(Boolean), "every placeholder holds the icon component");
         }

@@ -1,5 +1,6 @@
 // One assistant message rendered by citemark, hydrated by its React hooks; in
-// icon mode a React component is portalled into every icon placeholder. The
+// icon mode a React component is portalled into every icon placeholder. Below
+// it, the same answer streamed by <CitemarkMessage/> (Streamed.jsx). The
 // answer and its sources are the repo's sample (examples/answer.md,
 // examples/sources.json), imported as a bundler would import any asset.
 import { useMemo, useRef, useState } from "react";
@@ -7,19 +8,11 @@ import { render } from "citemark";
 import { useCitationPortals, useCitations } from "citemark/react";
 import answer from "../../answer.md?raw";
 import sourcesFile from "../../sources.json";
+import { CitationIcon } from "./CitationIcon.jsx";
+import { Streamed } from "./Streamed.jsx";
 
 const MODES = ["link", "button", "icon"];
 const FIELDS = ["title", "href", "kind", "key", "ordinal"];
-
-/** The host's own icon, rendered into citemark's `span.citation-icon`. */
-function CitationIcon({ citation }) {
-  return (
-    <svg viewBox="0 0 16 16" aria-hidden="true" data-number={citation?.occurrence?.number}>
-      <path d="M3 1.5h6.5L13 5v9.5H3z" fill="none" stroke="currentColor" strokeWidth="1.5" />
-      <path d="M5.5 8h5M5.5 11h5" stroke="currentColor" strokeWidth="1.5" />
-    </svg>
-  );
-}
 
 // Sources are data: only http(s) hrefs become links.
 const safe = (href) => (/^https?:\/\//i.test(href ?? "") ? href : undefined);
@@ -31,16 +24,15 @@ export function App() {
   const { html, citations } = useMemo(() => render(answer, { sources: sourcesFile.sources, mode }), [mode]);
   const ref = useRef(null);
 
-  useCitations(ref, citations, {
-    onActivate: (citation) =>
-      setActivated({
-        title: citation.source?.title ?? citation.element.title,
-        href: citation.source?.href ?? citation.href ?? "",
-        kind: citation.kind,
-        key: citation.key,
-        ordinal: String(citation.ordinal),
-      }),
-  });
+  const onActivate = (citation) =>
+    setActivated({
+      title: citation.source?.title ?? citation.element.title,
+      href: citation.source?.href ?? citation.href ?? "",
+      kind: citation.kind,
+      key: citation.key,
+      ordinal: String(citation.ordinal),
+    });
+  useCitations(ref, citations, { onActivate });
   const icons = useCitationPortals(ref, citations, (citation) => <CitationIcon citation={citation} />);
 
   return (
@@ -85,6 +77,8 @@ export function App() {
           <p>Click a citation in the message.</p>
         )}
       </aside>
+
+      <Streamed onActivate={onActivate} />
     </div>
   );
 }

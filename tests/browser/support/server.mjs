@@ -29,16 +29,25 @@ const FILES = {
   "/vendor/react.js": path.join(HERE, "node_modules/react/umd/react.development.js"),
   "/vendor/react-dom.js": path.join(HERE, "node_modules/react-dom/umd/react-dom.development.js"),
 };
-for (const name of ["hooks.js", "harness.js", "react-shim.js", "react-dom-shim.js", "react-app.js", "xss-page.js"]) {
+// What citemark/react and citemark/svelte import for streamed messages.
+for (const name of ["message.js", "dom.js", "index.js", "api.js"]) {
+  FILES[`/pkg/src/${name}`] = path.join(REPO, "pkg/src", name);
+}
+for (const name of ["citemark.js", "citemark.wasm.js"]) {
+  FILES[`/pkg/dist/default/${name}`] = path.join(REPO, "pkg/dist/default", name);
+}
+for (const name of ["hooks.js", "harness.js", "react-shim.js", "react-dom-shim.js", "svelte-shim.js", "react-app.js", "xss-page.js"]) {
   FILES[`/pages/${name}`] = path.join(HERE, "pages", name);
 }
 
 /**
  * A page loading `modules` (ES modules, in order) after the classic
- * `scripts`; bare `react`/`react-dom` imports map to the UMD builds' shims.
+ * `scripts`; bare `react`/`react-dom` imports map to the UMD builds' shims, `svelte` to a stand-in.
  */
 export function page({ scripts = [], modules = [] }) {
-  const importMap = { imports: { react: "/pages/react-shim.js", "react-dom": "/pages/react-dom-shim.js" } };
+  const importMap = {
+    imports: { react: "/pages/react-shim.js", "react-dom": "/pages/react-dom-shim.js", svelte: "/pages/svelte-shim.js" },
+  };
   return `<!doctype html><html><head><meta charset="utf-8"><title>citemark browser test</title>
 ${scripts.map((src) => `<script src="${src}"></script>`).join("\n")}
 <script type="importmap" nonce="${NONCE}">${JSON.stringify(importMap)}</script>

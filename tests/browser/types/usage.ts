@@ -1,8 +1,9 @@
 // Compiled (never run) by types.test.mjs: the declarations in pkg/src must
 // type what an app writes, and reject what it must not.
 import { hydrate, citationOf, isSafeHref, type Citation, type CitationIndex } from "../../../pkg/src/hydrate.js";
-import { citations as action } from "../../../pkg/src/svelte.js";
-import { useCitationPortals, useCitations } from "../../../pkg/src/react.js";
+import { citations as action, citemark, type CitationComponent } from "../../../pkg/src/svelte.js";
+import { CitemarkMessage, useCitationPortals, useCitations, useCitemark } from "../../../pkg/src/react.js";
+import { mountMessage, type Message as StreamedMessage } from "../../../pkg/src/message.js";
 import type { Occurrence, SourceUse } from "../../../pkg/src/types.js";
 import { mountPatches, mountStream, type PatchView, type StreamView } from "../../../pkg/src/dom.js";
 import { createElement, useRef, type ReactPortal } from "react";
@@ -41,6 +42,34 @@ export function Message({ html, citations }: { html: string; citations: Citation
   return createElement("div", null, createElement("div", { ref, dangerouslySetInnerHTML: { __html: html } }), icons);
 }
 
+// A streamed message, as the README shows it.
+export function Answer({ text, isStreaming }: { text: string; isStreaming: boolean }) {
+  return createElement(CitemarkMessage, {
+    markdown: text,
+    sources: [{ id: "a", title: "A", href: "https://a.example/" }],
+    mode: "icon",
+    streaming: isStreaming,
+    onActivate: (citation) => void citation.source?.href,
+    renderCitation: (citation) => createElement("i", null, citation?.source?.title ?? "?"),
+  });
+}
+
+export function OwnElement({ text }: { text: string }) {
+  const { ref, html, citations, slots } = useCitemark({ markdown: text, options: { rawHtml: "escape" }, streaming: true });
+  const count: number = citations.occurrences.length + slots.length;
+  return createElement("section", { ref, "data-count": count, dangerouslySetInnerHTML: { __html: html } });
+}
+
+declare const Icon: CitationComponent;
+const streamedAction = citemark(root, { markdown: "Hi [1]", sources: null, mode: "icon", streaming: true, icon: Icon });
+streamedAction.update({ markdown: "Hi [1] there", streaming: false, onActivate: (c) => void c.ordinal });
+streamedAction.destroy();
+
+const message: StreamedMessage = mountMessage(root, { onChange: ({ citations, slots }, { frame }) => void [citations, slots, frame] });
+message.update({ markdown: "Hi", options: { sources: [] }, streaming: true });
+const slotCount: number = message.slots().length + message.citations().occurrences.length;
+message.destroy();
+
 const view: StreamView = mountStream(root, { sources: null, mode: "icon" });
 const pushed: string = view.push("Hello [1").tail;
 view.pushDeferred(" world");
@@ -66,5 +95,9 @@ action(root, { onActivate: () => undefined });
 patches.apply({ append: "x", steps: [{ text: 1 }] });
 // @ts-expect-error: options are checked as render's are
 mountStream(root, { mode: "fancy" });
+// @ts-expect-error: the message takes the text so far
+createElement(CitemarkMessage, { sources: [] });
+// @ts-expect-error: a mode citemark knows
+citemark(root, { markdown: "", mode: "fancy" });
 
-void [tip, pure, safe, uses, badKind, pushed, finalTail, cited, withLite];
+void [tip, pure, safe, uses, badKind, pushed, finalTail, cited, withLite, slotCount];

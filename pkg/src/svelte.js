@@ -5,11 +5,15 @@
 //   <div use:citemark={{ markdown, sources, mode: "icon", streaming, onActivate, icon: Icon }}></div>
 //
 // An action is just (node, params) => {update, destroy}; `mount` and
-// `unmount` (Svelte 5) put the `icon` component into each placeholder.
+// `unmount` (Svelte 5) put the `icon` component into each placeholder. They
+// are looked up on the module's namespace when used, so that Svelte 4 apps
+// using only `citations` still build.
 
-import { mount, unmount } from "svelte";
+import * as svelte from "svelte";
 import { citationOf, hydrate } from "./hydrate.js";
 import { mountMessage } from "./message.js";
+
+const unmount = (instance) => svelte.unmount(instance);
 
 export function citations(node, params) {
   const handle = hydrate(node, params.citations, params);
@@ -64,7 +68,8 @@ export function citemark(node, params) {
       } else if (current.icon) {
         if (mounted) unmount(mounted.instance);
         icons.delete(slot);
-        const instance = mount(current.icon, { target: slot, props: { citation } });
+        if (typeof svelte.mount !== "function") throw new Error("citemark/svelte: `icon` needs Svelte 5 (its mount())");
+        const instance = svelte.mount(current.icon, { target: slot, props: { citation } });
         next.set(slot, { instance, icon: current.icon, seen });
       }
     }

@@ -3,7 +3,7 @@
 // new, repaints once per frame and portals the icon component into every
 // placeholder as it appears. "Replay" streams it again, 6 characters per
 // 15 ms. `window.citemarkStream` lets the browser tests (tests/browser/
-// apps.test.mjs) drive the same component one update at a time.
+// stream-apps.test.mjs) drive the same component one update at a time.
 import { useEffect, useState, version } from "react";
 import { flushSync } from "react-dom";
 import { CitemarkMessage } from "citemark/react";

@@ -18,7 +18,12 @@
 #               render (RUNS=3 SHAPES=code,table,list PACINGS=task,frame TRACE=1; docs/performance.md)
 #   make test-browser  pkg/src's hydration entry points and XSS corpora in headless Chromium
 #   make pkg        the npm package's generated files (pkg/dist/: wasm + glue, default and lite)
-#   make test-node  the npm package, packed and installed, tested under Node (after make pkg)
+#   make test-node  the npm package, packed and installed, tested under Node (after make pkg),
+#               and its trap containment against a test-only wasm (make test-trap-wasm)
+#   make test-trap-wasm  target/test-trap/: the lite wasm with the test-only feature test-trap
+#               (panics on a magic input); never part of the package
+#   make soak   10,000 messages rendered and streamed in one Node process: wasm memory and
+#               JS heap over time, forgotten streams reclaimed or not (docs/reliability.md)
 #   make size       the package's sizes (raw/gzip/brotli) and render speed in Node
 #   make size-floor the smallest wasm the mandated dependencies allow (pulldown-cmark alone,
 #               + serde JSON, + ammonia) beside the package's own wasm, for the size targets
@@ -28,7 +33,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test bench bench-shapes bench-corpus bench-node bench-browser toolchain fmt lint doc test-browser pkg pkg-tools test-node size size-floor apps
+.PHONY: test-trap-wasm soak demo test bench bench-shapes bench-corpus bench-node bench-browser toolchain fmt lint doc test-browser pkg pkg-tools test-node size size-floor apps
 
 ## Installs what the Rust checks need; idempotent and quick when present.
 toolchain:
@@ -127,13 +132,24 @@ pkg: pkg-tools
 	node pkg/scripts/build.mjs lite $(call WASM_OUT,lite) $(WASM_BINDGEN) $(WASM_OPT_LEVEL)
 	cd pkg && ./node_modules/.bin/tsc -p types-test/tsconfig.json
 
+## The test-only wasm (feature test-trap, docs/reliability.md): built like the lite entry,
+## at -O1 (its speed does not matter), into target/test-trap/; build.mjs refuses it if the
+## marker is missing, and refuses the package's entries if they hold it.
+test-trap-wasm: pkg-tools
+	$(WASM_CARGO) --target-dir target/wasm-test-trap --features wasm,test-trap
+	node pkg/scripts/build.mjs test-trap $(call WASM_OUT,test-trap) $(WASM_BINDGEN) -O1
+
 ## Packs pkg/ with npm pack, installs the tarball into target/node-test/ and runs tests/node/ there.
-test-node: pkg
+test-node: pkg test-trap-wasm
 	tests/browser/ensure-chromium.sh
 	node tests/node/run.mjs
 
 size: pkg
 	node pkg/scripts/size.mjs
+
+## docs/reliability.md "Memory over a long session": a few minutes, not part of make test.
+soak: pkg
+	node --expose-gc benches/soak/soak.mjs
 
 ## The size floor (pkg/scripts/size-floor.sh): probe crates of pulldown-cmark alone, with a
 ## serde JSON boundary and with ammonia, at Cargo.lock's versions and the wasm profile, built

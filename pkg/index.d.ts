@@ -76,6 +76,30 @@ export interface Options {
   idPrefix?: string;
   /** What happens to images. Default `"show"`. */
   images?: Images;
+  /**
+   * JavaScript only: hand HTML over as `TrustedHTML` made by the Trusted Types
+   * policy `citemark` (created on first use), for pages whose CSP has
+   * `require-trusted-types-for 'script'`: `render`'s `html`, a stream's
+   * `tail()` and its patches' `tail` (patches are then frozen, for
+   * `citemark/dom`). Where the browser has no Trusted Types, strings. Default `false`.
+   */
+  trustedTypes?: boolean;
+}
+
+/**
+ * A `TrustedHTML` made by the `citemark` Trusted Types policy (assign it to
+ * `innerHTML` as is; `String(html)` is the HTML); a plain string where the
+ * browser has no Trusted Types.
+ */
+export type TrustedHTML = string | { toString(): string; toJSON(): string };
+
+/** `Options` with `trustedTypes: true`. */
+export type TrustedOptions = Options & { trustedTypes: true };
+
+/** What `render` returns with `trustedTypes: true`. */
+export interface TrustedRendered {
+  html: TrustedHTML;
+  citations: CitationIndex;
 }
 
 /** What `render` returns. */
@@ -146,7 +170,14 @@ export interface PatchWithTail extends Patch {
   tail: string;
 }
 
-/** An incremental renderer: the appends (with rewinds applied) plus the last tail equal `render` of the whole message. */
+/**
+ * An incremental renderer: the appends (with rewinds applied) plus the last tail equal `render` of the whole message.
+ *
+ * After `free()`, every method but `free` throws an `Error` saying so; after
+ * `finish()`, `push`, `pushDeferred` and `finish` throw. If the WebAssembly
+ * instance traps (a bug in citemark), or after `reset()`, streams created
+ * before throw an `Error` on their next call (docs/reliability.md).
+ */
 export interface Stream {
   /** Adds a chunk; returns what became final and the new tail. */
   push(chunk: string): PatchWithTail;
@@ -165,8 +196,22 @@ export interface Stream {
   setSources(sources: Source[] | null): void;
   /** The citation index of the committed part (all of it after `finish`). */
   citationIndex(): CitationIndex;
-  /** Frees the WebAssembly memory now rather than at garbage collection. */
+  /** Frees the WebAssembly memory now rather than at garbage collection. Calling it again does nothing. */
   free(): void;
+}
+
+/** A `Patch` from a stream created with `trustedTypes: true`: frozen, its `tail` a `TrustedHTML`. */
+export type TrustedPatch = Readonly<Omit<Patch, "tail"> & { tail?: TrustedHTML }>;
+
+/** A `TrustedPatch` from `push` or `finish`. */
+export type TrustedPatchWithTail = Readonly<Omit<Patch, "tail"> & { tail: TrustedHTML }>;
+
+/** A `Stream` created with `trustedTypes: true`: its HTML for `innerHTML` comes as `TrustedHTML`. */
+export interface TrustedStream extends Omit<Stream, "push" | "pushDeferred" | "tail" | "finish"> {
+  push(chunk: string): TrustedPatchWithTail;
+  pushDeferred(chunk: string): TrustedPatch;
+  tail(): TrustedHTML;
+  finish(): TrustedPatchWithTail;
 }
 
 /** The response formats `adapt` reads. */
@@ -192,6 +237,7 @@ export interface Adapted {
  * Renders markdown to sanitized HTML and a citation index.
  * @throws TypeError when `markdown` is not a string or `options` do not fit `Options`.
  */
+export function render(markdown: string, options: TrustedOptions): TrustedRendered;
 export function render(markdown: string, options?: Options | null): Rendered;
 
 /**
@@ -205,6 +251,7 @@ export function adapt(provider: Provider, response: JsonValue): Adapted;
  * An incremental renderer for a message arriving in chunks.
  * @throws TypeError when `options` do not fit `Options`.
  */
+export function createStream(options: TrustedOptions): TrustedStream;
 export function createStream(options?: Options | null): Stream;
 
 /** Resolves once the WebAssembly module is ready: at once where it compiled synchronously on import. */
@@ -212,3 +259,17 @@ export const ready: Promise<void>;
 
 /** Returns `ready`. */
 export function init(): Promise<void>;
+
+/**
+ * Bytes of WebAssembly linear memory held by the instance in use (0 when
+ * there is none). Linear memory grows to the largest message's needs and never
+ * shrinks; `reset()` gives it back.
+ */
+export function memoryBytes(): number;
+
+/**
+ * Drops the instance in use, and with it its linear memory; the next call
+ * instantiates the compiled module again (about a millisecond). Streams
+ * created before throw on their next call.
+ */
+export function reset(): void;

@@ -57,9 +57,10 @@ async function isFile(file) {
 
 /**
  * Starts a server for `mounts` ({"/url/prefix/": "/abs/folder"}) on
- * 127.0.0.1:`port` (0: any free port). Resolves to {origin, server, close}.
+ * 127.0.0.1:`port` (0: any free port), with `headers` added to every file it
+ * serves (a Content-Security-Policy, say). Resolves to {origin, server, close}.
  */
-export async function serveStatic(mounts = DEMO_MOUNTS, port = 0) {
+export async function serveStatic(mounts = DEMO_MOUNTS, port = 0, headers = {}) {
   const server = createServer(async (request, response) => {
     let pathname;
     try {
@@ -75,6 +76,7 @@ export async function serveStatic(mounts = DEMO_MOUNTS, port = 0) {
     }
     const body = await readFile(file);
     response.writeHead(200, {
+      ...headers,
       "content-type": TYPES[path.extname(file)] ?? "application/octet-stream",
       "content-length": body.length,
       // A demo under development: always the file as it is now.

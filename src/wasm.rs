@@ -8,7 +8,8 @@
 //! units (see [`Parts::take_steps`]); every function maps to one crate
 //! call. An `Err` is a one-line message naming the bad value's path
 //! ([`Error::message_at`](crate::Error::message_at)); the glue throws it as
-//! a JS `TypeError`. Nothing here panics.
+//! a JS `TypeError`. Nothing here panics, except in the test-only feature
+//! `test-trap` (`test_trap`), which is never built into the package.
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
@@ -128,6 +129,22 @@ fn to_json<T: serde::Serialize>(value: &T) -> Result<String, String> {
     serde_json::to_string(value).map_err(|e| format!("cannot write JSON: {e}"))
 }
 
+/// The input that makes a `test-trap` build panic (pkg/scripts/build.mjs
+/// checks that the package's wasm does not hold it).
+#[cfg(feature = "test-trap")]
+const TEST_TRAP: &str = "citemark-test-trap:panic";
+
+/// Feature `test-trap` only: panics (a trap, under the wasm profile's
+/// `panic = "abort"`) when `input` holds [`TEST_TRAP`], standing in for a
+/// bug that the JS layer must contain. Without the feature, nothing.
+#[cfg_attr(not(feature = "test-trap"), allow(unused_variables))]
+fn test_trap(input: &str) {
+    #[cfg(feature = "test-trap")]
+    if input.contains(TEST_TRAP) {
+        panic!("test-trap: a panic on purpose");
+    }
+}
+
 fn options(options_json: &str) -> Result<Options, String> {
     Options::from_json(options_json).map_err(|e| e.message_at("options"))
 }
@@ -135,6 +152,7 @@ fn options(options_json: &str) -> Result<Options, String> {
 /// `render(markdown, optionsJson)`: the HTML and the citation index.
 #[wasm_bindgen]
 pub fn render(markdown: &str, options_json: &str) -> Result<Parts, String> {
+    test_trap(markdown);
     Parts::of_rendered(crate::render(markdown, &options(options_json)?))
 }
 
@@ -174,6 +192,7 @@ impl WasmStream {
     /// [`WasmStream::committed`]. (Most pushes commit
     /// nothing: then only the tail crosses the boundary.)
     pub fn push(&mut self, chunk: &str) -> Result<String, String> {
+        test_trap(chunk);
         let mut patch = self.inner.push(chunk);
         let tail = patch.tail.take().unwrap_or_default();
         self.keep_committed(patch)?;
@@ -184,6 +203,7 @@ impl WasmStream {
     /// [`WasmStream::committed`].
     #[wasm_bindgen(js_name = pushDeferred)]
     pub fn push_deferred(&mut self, chunk: &str) -> Result<(), String> {
+        test_trap(chunk);
         let patch = self.inner.push_deferred(chunk);
         self.keep_committed(patch)
     }

@@ -1,11 +1,23 @@
 // The JavaScript face of citemark, shared by the default and the lite entry.
 //
-// `makeApi(glue, payload)` takes one entry's wasm-bindgen glue (`--target web`,
-// with its `import.meta.url` fallback removed at build time) and that entry's
-// WebAssembly binary as base64 text, instantiates it, and returns the public
-// functions. Values cross the boundary as JSON text: `JSON.stringify` on the
-// way in, `JSON.parse` on the way out. Errors from the crate are one-line
-// strings naming the bad value's path; they are thrown here as `TypeError`s.
+// `makeApi(createGlue, payload)` takes one entry's wasm-bindgen glue factory
+// (`--target web`, wrapped by pkg/scripts/build.mjs so that each call gives a
+// fresh copy of the glue's state) and that entry's WebAssembly binary as
+// base64 text, compiles it, instantiates it, and returns the public functions.
+// Values cross the boundary as JSON text: `JSON.stringify` on the way in,
+// `JSON.parse` on the way out. Errors from the crate are one-line strings
+// naming the bad value's path; they are thrown here as `TypeError`s.
+//
+// Traps: the wasm is built with `panic = "abort"`, so a bug that panics traps
+// the instance, whose memory may then be inconsistent. The call that trapped
+// throws an `Error` naming citemark and the input's size; the instance is
+// retired, and the next call instantiates the compiled module again; streams
+// created on the retired instance throw on every later call (docs/reliability.md).
+//
+// Lifecycle: a stream's methods throw a plain `Error` after `free()` (which
+// itself may be called again), and `push`/`pushDeferred`/`finish` after `finish()`.
+
+import { issue, trustedHTML } from "./trusted.js";
 
 /** Decodes base64 without Node's Buffer where it is absent (browsers, bundles). */
 function decodeBase64(text) {
@@ -50,22 +62,31 @@ function json(name, value) {
   }
 }
 
-function optionsJson(options) {
-  if (options === undefined || options === null) return "{}";
+/**
+ * `options` as the crate's JSON, and the JS-only option `trustedTypes`
+ * (which the crate does not know) apart.
+ */
+function splitOptions(options) {
+  if (options === undefined || options === null) return { text: "{}", trusted: false };
   if (typeof options !== "object" || Array.isArray(options)) {
     throw new TypeError(`options: expected an object, got ${describe(options)}`);
   }
-  return json("options", options);
+  if (!("trustedTypes" in options)) return { text: json("options", options), trusted: false };
+  const { trustedTypes, ...rest } = options;
+  if (typeof trustedTypes !== "boolean") {
+    throw new TypeError(`options.trustedTypes: expected a boolean, got ${describe(trustedTypes)}`);
+  }
+  return { text: json("options", rest), trusted: trustedTypes };
 }
 
-/** Runs a wasm call; a string it throws is the crate's message about bad input. */
-function call(f) {
-  try {
-    return f();
-  } catch (e) {
-    if (typeof e === "string") throw new TypeError(e);
-    throw e;
-  }
+/**
+ * Whether `error`, thrown out of a wasm call, means the instance trapped: a
+ * `WebAssembly.RuntimeError` (`unreachable` is a panic or an allocation
+ * failure under `panic = "abort"`) or a stack overflow inside it. Either may
+ * leave its memory inconsistent, so the instance is not used again.
+ */
+function isTrap(error) {
+  return error instanceof WebAssembly.RuntimeError || (error instanceof RangeError && /call stack/i.test(error.message));
 }
 
 /** A render's parts as `{html, citations}`, freeing the wasm object. */
@@ -144,26 +165,35 @@ function concat(first, last) {
   });
 }
 
-export function makeApi(glue, payload) {
-  let initialized = false;
+export function makeApi(createGlue, payload) {
+  /** The compiled module (a `WebAssembly.Module`), instantiated again after a trap. */
+  let compiled = null;
   let failure = null;
+  /**
+   * The instance in use: `{glue, lost}`, `lost` a sentence once it trapped or
+   * was reset (then it is never used again); `null` until the next call
+   * instantiates `compiled`.
+   */
+  let live = null;
   let ready;
   let bytes = decodeBase64(payload);
   try {
     // Synchronous: no top-level await, no `ready` to wait for. Node and
     // browsers compile a module of this size synchronously on the main thread.
-    glue.initSync({ module: new WebAssembly.Module(bytes) });
-    initialized = true;
+    compiled = new WebAssembly.Module(bytes);
     bytes = null;
+    live = instantiate();
     ready = Promise.resolve();
   } catch (error) {
     // An engine that refuses synchronous compilation: compile asynchronously
     // and have callers `await ready` (or `await init()`) first.
-    ready = WebAssembly.compile(bytes)
-      .then((module) => glue.default({ module_or_path: module }))
-      .then(() => {
-        initialized = true;
+    ready = (compiled ? Promise.resolve(compiled) : WebAssembly.compile(bytes))
+      .then(async (module) => {
+        compiled = module;
         bytes = null;
+        const glue = createGlue();
+        await glue.default({ module_or_path: module });
+        live = { glue, lost: null };
       })
       .catch((e) => {
         failure = e;
@@ -173,37 +203,116 @@ export function makeApi(glue, payload) {
     void error;
   }
 
-  function wasm() {
-    if (!initialized) {
+  function instantiate() {
+    const glue = createGlue();
+    glue.initSync({ module: compiled });
+    return { glue, lost: null };
+  }
+
+  /** The instance in use, instantiated again when the last one was retired. */
+  function instance() {
+    if (live) return live;
+    if (!compiled) {
+      const csp = failure && /Content Security Policy/i.test(String(failure))
+        ? " (the page's Content-Security-Policy must allow it: script-src 'wasm-unsafe-eval')"
+        : "";
       throw new Error(
         failure
-          ? `citemark: the WebAssembly module failed to load: ${failure}`
+          ? `citemark: the WebAssembly module failed to load: ${failure}${csp}`
           : "citemark: the WebAssembly module is still compiling; `await ready` (or `await init()`) first",
       );
     }
-    return glue;
+    live = instantiate();
+    return live;
+  }
+
+  /** Stops using `record`'s instance: its streams are lost, with `why` as the reason they give. */
+  function retire(record, why) {
+    record.lost = why;
+    record.glue.retire();
+    if (live === record) live = null;
+  }
+
+  /**
+   * Runs `f(glue)` on `record`'s instance. A string it throws is the crate's
+   * message about bad input (a `TypeError`); a trap retires the instance and
+   * throws an `Error` saying where (`where()`: the call and its input's size).
+   */
+  function run(record, where, f) {
+    try {
+      return f(record.glue);
+    } catch (e) {
+      if (typeof e === "string") throw new TypeError(e);
+      if (!isTrap(e)) throw e;
+      const place = where();
+      retire(record, `the WebAssembly instance trapped in ${place}`);
+      throw new Error(
+        `citemark: the WebAssembly instance trapped (${e}) in ${place}. This is a bug in citemark: please report it with ` +
+          "the input. The next call uses a new instance; streams created before this one are lost and throw.",
+        { cause: e },
+      );
+    }
   }
 
   function render(markdown, options) {
     expectString("markdown", markdown);
-    const opts = optionsJson(options);
-    return rendered(call(() => wasm().render(markdown, opts)));
+    const { text, trusted } = splitOptions(options);
+    const record = instance();
+    const result = run(
+      record,
+      () => `render() of a ${markdown.length}-character markdown`,
+      (glue) => rendered(glue.render(markdown, text)),
+    );
+    if (trusted) result.html = trustedHTML(result.html);
+    return result;
   }
 
   function adapt(provider, response) {
     expectString("provider", provider);
     const text = typeof response === "string" ? response : json("response", response);
-    return JSON.parse(call(() => wasm().adapt(provider, text)));
+    return JSON.parse(
+      run(instance(), () => `adapt() of a ${text.length}-character response`, (glue) => glue.adapt(provider, text)),
+    );
   }
 
   class Stream {
     #inner;
+    /** The instance the stream lives in (`{glue, lost}`). */
+    #record;
     /** A high surrogate that ended the last chunk: its pair comes next. */
     #held = "";
+    /** UTF-16 units pushed so far (for a trap's message). */
+    #pushed = 0;
+    #freed = false;
+    #finished = false;
+    /** Created with `trustedTypes: true`. */
+    #trusted;
     constructor(options) {
-      const opts = optionsJson(options);
-      const Inner = wasm().WasmStream;
-      this.#inner = call(() => new Inner(opts));
+      const { text, trusted } = splitOptions(options);
+      this.#trusted = trusted;
+      this.#record = instance();
+      this.#inner = run(
+        this.#record,
+        () => `createStream() with ${text.length} characters of options`,
+        (glue) => new glue.WasmStream(text),
+      );
+    }
+    /** Throws unless the stream can still be used (and still pushed to, for `push`, `pushDeferred` and `finish`). */
+    #check(method, pushes = false) {
+      if (this.#freed) throw new Error(`citemark: ${method}() on a stream that was freed; create a new stream`);
+      if (this.#record.lost) {
+        throw new Error(`citemark: ${method}() on a lost stream: ${this.#record.lost}; create a new stream`);
+      }
+      if (pushes && this.#finished) throw new Error(`citemark: ${method}() after finish(): the stream is finished`);
+    }
+    /** Runs `f(inner)` for `method`, `chunk` its input, if any (a trap's message gives their sizes). */
+    #run(method, chunk, f) {
+      const of = chunk === undefined ? "" : ` of a ${chunk.length}-character chunk`;
+      return run(
+        this.#record,
+        () => `${method}()${of}, ${this.#pushed} characters into a stream`,
+        () => f(this.#inner),
+      );
     }
     /** `chunk` after the held surrogate, holding back one that ends it. */
     #take(chunk) {
@@ -217,53 +326,84 @@ export function makeApi(glue, payload) {
       }
       return text;
     }
+    /** `patch` as this stream hands it out (issued as TrustedHTML-safe with `trustedTypes`). */
+    #out(patch) {
+      return this.#trusted ? issue(patch) : patch;
+    }
     push(chunk) {
+      this.#check("push", true);
       const text = this.#take(chunk);
-      const tail = call(() => this.#inner.push(text));
-      const { append, steps, citations, ...flags } = this.#committed();
-      return { ...flags, append, steps, tail, citations };
+      const result = this.#run("push", text, (inner) => {
+        const tail = inner.push(text);
+        const { append, steps, citations, ...flags } = this.#committed(inner);
+        return { ...flags, append, steps, tail, citations };
+      });
+      this.#pushed += text.length;
+      return this.#out(result);
     }
     pushDeferred(chunk) {
+      this.#check("pushDeferred", true);
       const text = this.#take(chunk);
-      call(() => this.#inner.pushDeferred(text));
-      return this.#committed();
+      const result = this.#run("pushDeferred", text, (inner) => {
+        inner.pushDeferred(text);
+        return this.#committed(inner);
+      });
+      this.#pushed += text.length;
+      return this.#out(result);
     }
     /** The last push's patch without its tail (most pushes commit nothing). */
-    #committed() {
-      const parts = this.#inner.committed();
+    #committed(inner) {
+      const parts = inner.committed();
       return parts === undefined ? nothing() : patch(parts);
     }
     tail() {
-      return this.#inner.tail();
+      this.#check("tail");
+      const tail = this.#run("tail", undefined, (inner) => inner.tail());
+      return this.#trusted ? trustedHTML(tail) : tail;
     }
     openEndTags() {
-      return this.#inner.openEndTags();
+      this.#check("openEndTags");
+      return this.#run("openEndTags", undefined, (inner) => inner.openEndTags());
     }
     finish() {
-      if (this.#held) {
-        // A lone high surrogate: it becomes U+FFFD, as in `render`.
-        const held = this.#held;
-        this.#held = "";
-        call(() => this.#inner.pushDeferred(held));
-        const first = this.#committed();
-        return concat(first, patch(call(() => this.#inner.finish())));
-      }
-      return patch(call(() => this.#inner.finish()));
+      this.#check("finish", true);
+      const held = this.#held;
+      this.#held = "";
+      const result = this.#run("finish", undefined, (inner) => {
+        if (held) {
+          // A lone high surrogate: it becomes U+FFFD, as in `render`.
+          inner.pushDeferred(held);
+          const first = this.#committed(inner);
+          return concat(first, patch(inner.finish()));
+        }
+        return patch(inner.finish());
+      });
+      this.#finished = true;
+      return this.#out(result);
     }
     setSources(sources) {
+      this.#check("setSources");
       if (sources === undefined) sources = null;
       if (sources !== null && !Array.isArray(sources)) {
         throw new TypeError(`sources: expected an array or null, got ${describe(sources)}`);
       }
       const text = json("sources", sources);
-      call(() => this.#inner.setSources(text));
+      this.#run("setSources", undefined, (inner) => inner.setSources(text));
     }
     citationIndex() {
-      return JSON.parse(call(() => this.#inner.citationIndex()));
+      this.#check("citationIndex");
+      return JSON.parse(this.#run("citationIndex", undefined, (inner) => inner.citationIndex()));
     }
-    /** Frees the WebAssembly memory now instead of at garbage collection. */
+    /**
+     * Frees the WebAssembly memory now instead of at garbage collection. Every
+     * other method throws afterwards; `free()` again does nothing.
+     */
     free() {
-      this.#inner.free();
+      if (this.#freed) return;
+      this.#freed = true;
+      // A lost stream's instance is retired: there is nothing to free in it.
+      if (!this.#record.lost) this.#inner.free();
+      this.#inner = null;
     }
   }
 
@@ -275,5 +415,18 @@ export function makeApi(glue, payload) {
     return ready;
   }
 
-  return { render, adapt, createStream, ready, init };
+  /** Bytes of WebAssembly linear memory the instance in use holds (0 before one exists). */
+  function memoryBytes() {
+    return live ? (live.glue.memory()?.buffer.byteLength ?? 0) : 0;
+  }
+
+  /**
+   * Drops the instance in use and its memory (linear memory only grows); the
+   * next call starts a new one. Streams created before throw on their next call.
+   */
+  function reset() {
+    if (live) retire(live, "citemark was reset (reset())");
+  }
+
+  return { render, adapt, createStream, ready, init, memoryBytes, reset };
 }

@@ -1,6 +1,6 @@
-import type { CitationIndex, Occurrence, Options, Patch, PatchWithTail, Source, Step, Stream } from "../index.js";
+import type { CitationIndex, Occurrence, Options, Patch, PatchWithTail, Source, Step, Stream, TrustedHTML } from "../index.js";
 
-export type { CitationIndex, Occurrence, Options, Patch, PatchWithTail, Source, Step, Stream };
+export type { CitationIndex, Occurrence, Options, Patch, PatchWithTail, Source, Step, Stream, TrustedHTML };
 
 /**
  * A patch as `mountPatches` takes it: a `Patch`, or one made by hand (a host
@@ -32,8 +32,11 @@ export interface PatchView {
    * or `empty` is not a count of the citations so far.
    */
   apply(patch: PatchLike): void;
-  /** Replaces the tail (`stream.tail()` at a frame after `pushDeferred`); nothing happens when it is unchanged. */
-  setTail(html: string): void;
+  /**
+   * Replaces the tail (`stream.tail()` at a frame after `pushDeferred`); nothing happens when it is unchanged.
+   * @throws TypeError with `trustedTypes`, for a string where the browser has Trusted Types.
+   */
+  setTail(html: string | TrustedHTML): void;
   /** The citation occurrences appended so far (rewinds applied), in order. */
   citations(): Occurrence[];
 }
@@ -43,7 +46,18 @@ export interface PatchView {
  * each patch's HTML is parsed once and added (in the context of the element
  * it goes into), and only the tail's own nodes are replaced.
  */
-export function mountPatches(element: Element): PatchView;
+export function mountPatches(element: Element, options?: PatchOptions): PatchView;
+
+/** `mountPatches`'s options. */
+export interface PatchOptions {
+  /**
+   * Insert HTML as TrustedHTML of the `citemark` policy (pages with
+   * `require-trusted-types-for 'script'`): `apply` then takes only the
+   * (frozen) patches of a stream created with `trustedTypes: true`, and
+   * `setTail` only a TrustedHTML. Default `false`.
+   */
+  trustedTypes?: boolean;
+}
 
 /** Where `mountStream` gets its stream: `import * as lite from "citemark/lite"`. */
 export interface MountOptions {
@@ -78,7 +92,8 @@ export interface StreamView {
 
 /**
  * Streams a message into `element` (emptied first) with a stream created
- * with `options` (by this package's default entry, or `api.createStream`).
+ * with `options` (by this package's default entry, or `api.createStream`);
+ * with `options.trustedTypes`, its HTML goes in as TrustedHTML.
  * @throws TypeError when `options` do not fit `Options`.
  */
 export function mountStream(element: Element, options?: Options | null, mount?: MountOptions): StreamView;

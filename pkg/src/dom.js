@@ -8,8 +8,14 @@
 // adds balanced HTML inside the innermost open one (`html`) and closes it
 // (`close`), and `tail` replaces the last tail inside the innermost open
 // element. Step lengths are UTF-16 units of `append`.
+//
+// Trusted Types (`trustedTypes: true`, pkg/src/trusted.js): the HTML goes in
+// as TrustedHTML of the `citemark` policy, and only citemark's own HTML does:
+// `apply` takes only the frozen patches of a stream created with
+// `trustedTypes: true`, `setTail` only a TrustedHTML.
 
 import { createStream } from "./index.js";
+import { isIssued, isTrustedHTML, trustedHTML } from "./trusted.js";
 
 const ELEMENT = 1;
 
@@ -19,9 +25,9 @@ function describe(value) {
 }
 
 /**
- * Appends `html` at the end of `parent`, parsed with `parent` as its context
- * (a `<tr>` into a `<tbody>` stays a `<tr>`); returns the first node it
- * inserted, or null when it inserted none.
+ * Appends `html` (a string or a TrustedHTML) at the end of `parent`, parsed
+ * with `parent` as its context (a `<tr>` into a `<tbody>` stays a `<tr>`);
+ * returns the first node it inserted, or null when it inserted none.
  */
 function insert(parent, html) {
   const last = parent.lastChild;
@@ -91,10 +97,13 @@ function stepsOf(patch) {
 
 /**
  * Applies patches to `element`, which it empties first and then owns.
- * Returns `{apply(patch), setTail(html), citations(), element}`.
+ * Returns `{apply(patch), setTail(html), citations(), element}`. With
+ * `trustedTypes: true`, HTML goes in as TrustedHTML (see above).
  */
-export function mountPatches(element) {
+export function mountPatches(element, { trustedTypes = false } = {}) {
   const root = element;
+  /** A piece of an applied patch's `append` as `insert` takes it. */
+  const asHtml = trustedTypes ? trustedHTML : (text) => text;
   root.replaceChildren();
   /** The open elements, innermost last (`root` when none). */
   let open = [];
@@ -118,15 +127,25 @@ export function mountPatches(element) {
     tail = null;
   }
 
-  function setTail(html) {
-    if (typeof html !== "string") throw new TypeError(`tail: expected a string, got ${describe(html)}`);
+  function setTail(value) {
+    let html = value;
+    if (trustedTypes && isTrustedHTML(value)) {
+      html = String(value);
+    } else if (typeof value !== "string") {
+      throw new TypeError(`tail: expected a string, got ${describe(value)}`);
+    } else if (trustedTypes && globalThis.trustedTypes) {
+      throw new TypeError("tail: with trustedTypes, expected a TrustedHTML (the tail of a stream created with trustedTypes: true)");
+    }
     if (tail?.html === html) return;
     removeTail();
-    tail = { html, first: html ? insert(innermost(), html) : null };
+    tail = { html, first: html ? insert(innermost(), value) : null };
   }
 
   function apply(patch) {
     if (!patch || typeof patch !== "object") throw new TypeError(`patch: expected an object, got ${describe(patch)}`);
+    if (trustedTypes && !isIssued(patch)) {
+      throw new TypeError("patch: with trustedTypes, expected a patch of a stream created with trustedTypes: true, unchanged");
+    }
     const append = patch.append ?? "";
     if (typeof append !== "string") throw new TypeError(`patch.append: expected a string, got ${describe(append)}`);
     const steps = stepsOf({ append, steps: patch.steps });
@@ -170,12 +189,12 @@ export function mountPatches(element) {
         opened.pop();
       } else if (kind === "open") {
         const parent = innermost();
-        const element = openedElement(parent, insert(parent, piece));
+        const element = openedElement(parent, insert(parent, asHtml(piece)));
         if (!element) throw new TypeError(`patch.steps: an open step inserted no element: ${JSON.stringify(piece)}`);
         open.push(element);
         opened.push(element.childNodes.length);
       } else if (piece) {
-        insert(innermost(), piece);
+        insert(innermost(), asHtml(piece));
       }
     }
     if (patch.citations) citations.push(...patch.citations);
@@ -194,11 +213,12 @@ export function mountPatches(element) {
 /**
  * Streams a message into `element` (emptied first): a stream created with
  * `options` (by `api.createStream`, default this package's default entry),
- * each patch applied with `mountPatches`.
+ * each patch applied with `mountPatches` (with Trusted Types when
+ * `options.trustedTypes`).
  */
 export function mountStream(element, options, { api } = {}) {
   const stream = (api ? api.createStream : createStream)(options);
-  const view = mountPatches(element);
+  const view = mountPatches(element, { trustedTypes: options?.trustedTypes === true });
   let stale = false;
   let finished = false;
   let destroyed = false;

@@ -2,9 +2,9 @@
 // The WebAssembly binary is inlined as base64 (dist/lite/citemark.wasm.js) and
 // instantiated synchronously when this module is first imported: no fetch, no
 // bundler plugin, no top-level await. See docs/javascript.md, "Loading".
-import * as glue from "../dist/lite/citemark.js";
+import { createGlue } from "../dist/lite/citemark.js";
 import payload from "../dist/lite/citemark.wasm.js";
 import { makeApi } from "./api.js";
 
 // The API's documentation is in index.d.ts / lite.d.ts (and api.js).
-export const { render, adapt, createStream, ready, init } = makeApi(glue, payload);
+export const { render, adapt, createStream, ready, init, memoryBytes, reset } = makeApi(createGlue, payload);

@@ -1,7 +1,7 @@
 // Compiled by `tsc -p types-test` (never run): the declarations must accept
 // what the README shows and reject what the crate rejects.
-import { adapt, createStream, init, ready, render } from "citemark";
-import type { Adapted, CitationIndex, Occurrence, Options, Patch, Source, SourceUse, Step, Stream } from "citemark";
+import { adapt, createStream, init, memoryBytes, ready, render, reset } from "citemark";
+import type { Adapted, CitationIndex, Occurrence, Options, Patch, Source, SourceUse, Step, Stream, TrustedHTML, TrustedStream } from "citemark";
 import { render as renderLite } from "citemark/lite";
 
 const sources: Source[] = [
@@ -52,6 +52,12 @@ const last = stream.finish();
 const idx: CitationIndex = stream.citationIndex();
 stream.free();
 
+const trusted: TrustedHTML = render("*a*", { trustedTypes: true, mode: "icon" }).html;
+const trustedStream: TrustedStream = createStream({ trustedTypes: true });
+const trustedTail: TrustedHTML = trustedStream.push("a").tail;
+const bytes: number = memoryBytes();
+reset();
+
 async function loaded(): Promise<void> {
   await ready;
   await init();
@@ -72,4 +78,9 @@ adapt("bard", {});
 // @ts-expect-error: a step is open, html or close
 const badStep: Step = { text: 3 };
 
-export { warned, html, ordinal, kind, used, again, tail, maybeTail, units, rewound, shown, badStep, last, idx, loaded };
+// @ts-expect-error: a TrustedHTML is not a string
+const notString: string = render("*a*", { trustedTypes: true }).html;
+// @ts-expect-error: a trusted stream's patches are frozen
+trustedStream.push("b").append = "<img src=x onerror=alert(1)>";
+
+export { trusted, trustedTail, bytes, notString, warned, html, ordinal, kind, used, again, tail, maybeTail, units, rewound, shown, badStep, last, idx, loaded };

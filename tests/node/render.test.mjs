@@ -16,7 +16,7 @@ const MODES = [
 
 test("the entries export the documented API and are ready on import", async () => {
   for (const entry of [citemark, lite]) {
-    assert.deepEqual(Object.keys(entry).sort(), ["adapt", "createStream", "init", "ready", "render"]);
+    assert.deepEqual(Object.keys(entry).sort(), ["adapt", "createStream", "init", "memoryBytes", "ready", "render", "reset"]);
     await entry.ready;
     assert.equal(await entry.init(), undefined);
   }

@@ -9,7 +9,9 @@
 // a one-second warm-up (V8 compiles wasm with its baseline tier first and
 // optimizes hot functions later), the best of five 0.4 s rounds; MB/s of
 // markdown (1 MB = 10^6 bytes) and MiB/s. It includes the JS side: options
-// to JSON, strings in and out, the index's JSON.parse.
+// to JSON, strings in and out, the index's JSON.parse. Also: that neither
+// entry's wasm holds the test-only feature `test-trap` (its magic input;
+// pkg/scripts/build.mjs refuses to build such a package, this says so again).
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { cpus } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -24,9 +26,17 @@ const br = (b) => brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUAL
 const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
 
 const rows = [];
+// src/wasm.rs TEST_TRAP, the input that makes a test-trap build panic.
+const TEST_TRAP_MARKER = Buffer.from("citemark-test-trap:panic");
+const trapChecks = [];
 for (const [entry, file] of [["default", "index.js"], ["lite", "lite.js"]]) {
   const payloadJs = readFileSync(join(pkg, "dist", entry, "citemark.wasm.js"), "utf8");
   const wasm = Buffer.from(/"([A-Za-z0-9+/=]+)"/.exec(payloadJs)[1], "base64");
+  if (wasm.includes(TEST_TRAP_MARKER)) {
+    console.error(`${entry}: the wasm holds the test-only feature test-trap: never publish it`);
+    process.exit(1);
+  }
+  trapChecks.push(entry);
   const shipped = Buffer.concat(
     [join("src", file), join("src", "api.js"), join("dist", entry, "citemark.js"), join("dist", entry, "citemark.wasm.js")].map(
       (f) => readFileSync(join(pkg, f)),
@@ -37,6 +47,7 @@ for (const [entry, file] of [["default", "index.js"], ["lite", "lite.js"]]) {
 }
 console.log("| what | raw | gzip -9 | brotli 11 |\n| --- | ---: | ---: | ---: |");
 for (const [what, raw, g, b] of rows) console.log(`| ${what} | ${kb(raw)} | ${kb(g)} | ${kb(b)} |`);
+console.log(`\ntest-only feature test-trap: absent from ${trapChecks.join(" and ")} (no "${TEST_TRAP_MARKER}" in the wasm)`);
 
 const samplesDir = join(repo, "tests", "samples");
 const samples = readdirSync(samplesDir)

@@ -30,7 +30,7 @@ const FILES = {
   "/vendor/react-dom.js": path.join(HERE, "node_modules/react-dom/umd/react-dom.development.js"),
 };
 // What citemark/react and citemark/svelte import for streamed messages.
-for (const name of ["message.js", "dom.js", "index.js", "api.js"]) {
+for (const name of ["message.js", "dom.js", "index.js", "api.js", "trusted.js"]) {
   FILES[`/pkg/src/${name}`] = path.join(REPO, "pkg/src", name);
 }
 for (const name of ["citemark.js", "citemark.wasm.js"]) {

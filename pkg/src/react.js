@@ -7,6 +7,7 @@ import { Fragment, createElement, useEffect, useLayoutEffect, useRef, useState }
 import { createPortal, flushSync } from "react-dom";
 import { hydrate, citationOf } from "./hydrate.js";
 import { mountMessage } from "./message.js";
+import { trustedHTML } from "./trusted.js";
 import * as defaultApi from "./index.js";
 
 /**
@@ -86,9 +87,14 @@ export function useCitemark({ markdown, sources, mode, options, streaming = fals
   const ref = useRef(null);
   const message = useRef(null);
   const [state, setState] = useState(EMPTY);
-  // The server's render is the final message; in a browser the stream fills the element.
+  // The server's render is the final message; in a browser the stream fills the element
+  // (with `options.trustedTypes`, React's innerHTML gets an empty TrustedHTML: Trusted Types pages).
   const [html] = useState(() =>
-    typeof document === "undefined" ? (api ?? defaultApi).render(markdown ?? "", merged(options, sources, mode)).html : "",
+    typeof document === "undefined"
+      ? (api ?? defaultApi).render(markdown ?? "", merged(options, sources, mode)).html
+      : options?.trustedTypes === true
+        ? trustedHTML("")
+        : "",
   );
 
   useClientLayoutEffect(() => {

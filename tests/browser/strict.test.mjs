@@ -2,6 +2,7 @@
 // - Trusted Types: a test page served with `require-trusted-types-for 'script'`
 //   and `trusted-types citemark` streams and renders through the `citemark`
 //   policy with `trustedTypes: true`, and fails, as the page demands, without it;
+//   so do citemark/react's CitemarkMessage and citemark/svelte's action;
 // - CSP: the demo (www/) served with the strict policy docs/reliability.md gives
 //   streams its conversation equal to render() with no violation reported, and
 //   without 'wasm-unsafe-eval' citemark cannot load and says why.
@@ -23,13 +24,19 @@ const strict = (scriptSrc) =>
   `default-src 'none'; script-src ${scriptSrc}; style-src 'self'; img-src 'self'; connect-src 'self'; ` +
   "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/** The demo's own inline scripts (its import map and load-error handler), by hash. */
-function demoInlineHashes() {
-  const html = readFileSync(path.join(REPO, "www/index.html"), "utf8");
+/** The inline scripts of the page `file` (`count` of them), by hash, for script-src. */
+function inlineHashes(file, count) {
+  const html = readFileSync(path.join(REPO, file), "utf8");
   const scripts = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
-  assert.equal(scripts.length, 2, "www/index.html: an import map and one inline script");
+  assert.equal(scripts.length, count, `${file}: inline scripts`);
   return scripts.map((text) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`).join(" ");
 }
+
+/** The demo's own inline scripts (its import map and load-error handler), by hash. */
+const demoInlineHashes = () => inlineHashes("www/index.html", 2);
+
+/** The Trusted Types policy of the test pages, around the strict one. */
+const TRUSTED_TYPES = "require-trusted-types-for 'script'; trusted-types citemark";
 
 let browser;
 before(async () => {
@@ -51,7 +58,7 @@ describe("Trusted Types: require-trusted-types-for 'script'", () => {
         "/pages/": path.join(REPO, "tests/browser/pages"),
       },
       0,
-      { "content-security-policy": `${strict(PACKAGE_SCRIPT_SRC)}; require-trusted-types-for 'script'; trusted-types citemark` },
+      { "content-security-policy": `${strict(PACKAGE_SCRIPT_SRC)}; ${TRUSTED_TYPES}` },
     );
     ({ context, page, errors } = await openPage(browser, server.origin, "/pages/trusted.html"));
   });
@@ -179,6 +186,71 @@ describe("Trusted Types: require-trusted-types-for 'script'", () => {
     assert.doesNotMatch(result.html, /onerror/);
     assert.match(result.html, /<em>text<\/em>/);
   });
+});
+
+describe("Trusted Types through citemark/react and citemark/svelte", () => {
+  let server, page, errors, context;
+  before(async () => {
+    server = await serveStatic(
+      {
+        "/pkg/src/": path.join(REPO, "pkg/src"),
+        "/pkg/dist/": path.join(REPO, "pkg/dist"),
+        "/pages/": path.join(REPO, "tests/browser/pages"),
+        "/vendor/react/": path.join(REPO, "tests/browser/node_modules/react/umd"),
+        "/vendor/react-dom/": path.join(REPO, "tests/browser/node_modules/react-dom/umd"),
+      },
+      0,
+      {
+        "content-security-policy":
+          `${strict(`${PACKAGE_SCRIPT_SRC} ${inlineHashes("tests/browser/pages/trusted-components.html", 1)}`)}; ${TRUSTED_TYPES}`,
+      },
+    );
+    ({ context, page, errors } = await openPage(browser, server.origin, "/pages/trusted-components.html"));
+  });
+  after(async () => {
+    await context?.close();
+    await server?.close();
+  });
+
+  const ANSWER = [
+    "## Revenue [1]",
+    "",
+    "Grew **8%** in EMEA <cite id=\"call_1\">per the report</cite> and [2].",
+    "",
+    "```js",
+    ...Array.from({ length: 12 }, (_, i) => `const line${i} = "<b>${i}</b>";`),
+    "```",
+    "",
+    "- one [2]",
+    "- two",
+    "",
+  ].join("\n");
+  const SOURCES = [
+    { id: "call_1", title: "Revenue", href: "https://app.example/q/1" },
+    { index: 2, title: "DACH", href: "https://app.example/d/2" },
+  ];
+
+  for (const [name, fn] of [["React's CitemarkMessage", "streamReact"], ["Svelte's citemark action", "streamSvelte"]]) {
+    test(`${name} streams the accumulated text through the citemark policy`, async () => {
+      const result = await page.evaluate(
+        ({ answer, sources, fn, id }) => {
+          const element = document.getElementById(id);
+          const options = { sources, trustedTypes: true };
+          window.test[fn](element, answer, options, 7);
+          return {
+            html: element.querySelector(".citemark")?.innerHTML ?? element.innerHTML,
+            expected: window.test.expected(answer, { sources }),
+            violations: window.test.violations.slice(),
+          };
+        },
+        { answer: ANSWER, sources: SOURCES, fn, id: fn === "streamReact" ? "react" : "svelte" },
+      );
+      assert.equal(result.html, result.expected, "the streamed message = render()");
+      assert.match(result.html, /citation-icon/);
+      assert.deepEqual(result.violations, []);
+      assert.deepEqual(errors, []);
+    });
+  }
 });
 
 describe("Content-Security-Policy: the demo under a strict policy", () => {

@@ -3,7 +3,7 @@
 // react-dom, for portals) are optional peer dependencies: only this entry
 // imports them.
 
-import { Fragment, createElement, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { Fragment, createElement, memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { createPortal, flushSync } from "react-dom";
 import { hydrate, citationOf } from "./hydrate.js";
 import { mountMessage } from "./message.js";
@@ -127,6 +127,49 @@ function merged(options, sources, mode) {
   };
 }
 
+const WHILE_STREAMING = {};
+
+/** The portals as one child: an update of the text alone (same array) skips them all. */
+const Portals = memo(function CitemarkPortals({ portals }) {
+  return portals;
+});
+
+/** What a placeholder's icon was rendered from, as text: each new index has new objects for the same citations. */
+function describe(citation) {
+  return citation?.occurrence ? JSON.stringify([citation.occurrence, citation.source]) : "";
+}
+
+/**
+ * One portal per placeholder, `renderCitation(citation)` inside. A message
+ * re-renders on every update of its text, with a new `renderCitation`
+ * closure each time: while streaming, the portals are rebuilt only when the
+ * placeholders or the index change, and a placeholder's portal is reused
+ * (React skips it) while its citation is the same. Once finished, a new
+ * `renderCitation` renders every icon again.
+ */
+function useSlotPortals(slots, citations, renderCitation, streaming) {
+  const cache = useRef(new WeakMap());
+  const epoch = streaming ? WHILE_STREAMING : renderCitation;
+  return useMemo(() => {
+    if (!renderCitation) return null;
+    return slots.map((slot) => {
+      const hit = cache.current.get(slot);
+      if (hit && hit.epoch === epoch && hit.citations === citations) return hit.portal;
+      const citation = citationOf(slot, citations);
+      const seen = describe(citation);
+      if (hit && hit.epoch === epoch && hit.seen === seen) {
+        hit.citations = citations;
+        return hit.portal;
+      }
+      const portal = createPortal(renderCitation(citation), slot, slotKey(slot));
+      cache.current.set(slot, { epoch, citations, seen, portal });
+      return portal;
+    });
+    // renderCitation is read through `epoch`: while streaming, a new closure alone changes nothing.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [slots, citations, epoch]);
+}
+
 /**
  * A streamed assistant message: `<CitemarkMessage markdown={text}
  * sources={sources} mode="icon" streaming={isStreaming} onActivate={…}
@@ -147,9 +190,7 @@ export function CitemarkMessage({
 }) {
   const { ref, html, citations, slots } = useCitemark({ markdown, sources, mode, options, streaming, api });
   useCitations(ref, citations, { onActivate, resolve });
-  const portals = renderCitation
-    ? slots.map((slot) => createPortal(renderCitation(citationOf(slot, citations)), slot, slotKey(slot)))
-    : null;
+  const portals = useSlotPortals(slots, citations, renderCitation, Boolean(streaming));
   return createElement(
     Fragment,
     null,
@@ -159,6 +200,6 @@ export function CitemarkMessage({
       dangerouslySetInnerHTML: { __html: html },
       suppressHydrationWarning: true,
     }),
-    portals,
+    portals ? createElement(Portals, { portals }) : null,
   );
 }

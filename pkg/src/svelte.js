@@ -58,11 +58,17 @@ export function citemark(node, params) {
   function mountIcons({ citations: index, slots }) {
     const next = new Map();
     for (const slot of slots) {
-      const citation = citationOf(slot, index);
       const mounted = icons.get(slot);
+      // The same index and placeholder: the same citation (most frames only repaint the tail).
+      if (mounted && mounted.icon === current.icon && mounted.index === index) {
+        next.set(slot, mounted);
+        icons.delete(slot);
+        continue;
+      }
+      const citation = citationOf(slot, index);
       const seen = describe(citation);
-      const same = mounted && mounted.icon === current.icon && mounted.seen === seen;
-      if (same) {
+      if (mounted && mounted.icon === current.icon && mounted.seen === seen) {
+        mounted.index = index;
         next.set(slot, mounted);
         icons.delete(slot);
       } else if (current.icon) {
@@ -70,7 +76,7 @@ export function citemark(node, params) {
         icons.delete(slot);
         if (typeof svelte.mount !== "function") throw new Error("citemark/svelte: `icon` needs Svelte 5 (its mount())");
         const instance = svelte.mount(current.icon, { target: slot, props: { citation } });
-        next.set(slot, { instance, icon: current.icon, seen });
+        next.set(slot, { instance, icon: current.icon, seen, index });
       }
     }
     // Placeholders gone from the message (a tail repainted, a restart).
@@ -90,8 +96,10 @@ export function citemark(node, params) {
   return {
     update(next) {
       const iconChanged = next.icon !== current.icon;
+      const handlersChanged = next.onActivate !== current.onActivate || next.resolve !== current.resolve;
       current = next;
-      hydrated.update(message.citations(), handlers());
+      // Most updates are the text alone: re-hydrating would offer every unresolved citation to resolve() again.
+      if (handlersChanged) hydrated.update(message.citations(), handlers());
       message.update({ markdown: next.markdown ?? "", options: optionsOf(next), streaming: next.streaming });
       if (iconChanged) mountIcons({ citations: message.citations(), slots: message.slots() });
     },

@@ -2,4 +2,4 @@
 // as a classic script before the modules) re-exported as an ES module.
 const React = window.React;
 export default React;
-export const { Fragment, StrictMode, createElement, useEffect, useLayoutEffect, useRef, useState } = React;
+export const { Fragment, StrictMode, createElement, memo, useEffect, useLayoutEffect, useMemo, useRef, useState } = React;

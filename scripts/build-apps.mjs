@@ -39,7 +39,7 @@ for (const app of apps) {
   npm(["install", "--no-save", tarball], dir);
   execFileSync("npm", ["run", "--silent", "build"], { cwd: dir, stdio: "inherit" });
   if (app === "react-app") {
-    execFileSync("npx", ["vite", "build", "--mode", "development", "--outDir", "dist-dev", "--logLevel", "warn"], {
+    execFileSync(path.join(dir, "node_modules/.bin/vite"), ["build", "--mode", "development", "--outDir", "dist-dev", "--logLevel", "warn"], {
       cwd: dir,
       stdio: "inherit",
       env: { ...process.env, NODE_ENV: "development" },

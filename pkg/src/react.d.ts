@@ -38,7 +38,10 @@ export interface StreamedMessage {
 export interface UseCitemark {
   /** Put it on the element that shows the message. */
   ref: RefObject<HTMLDivElement | null>;
-  /** For that element's `dangerouslySetInnerHTML`: the final HTML on a server, `""` in a browser. */
+  /**
+   * For that element's `dangerouslySetInnerHTML`: the final HTML on a server, `""` in a
+   * browser (give the element `suppressHydrationWarning` when it hydrates server HTML).
+   */
   html: string;
   /** The committed part's citation index (all of it once finished). */
   citations: CitationIndex;

@@ -2,6 +2,7 @@
 // routes (everything else is a 404, e.g. the `x` of `<img src=x onerror=…>`).
 
 import { createServer } from "node:http";
+import { readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { REPO } from "./citemark.mjs";
@@ -23,14 +24,11 @@ const CSP = [
 ].join("; ");
 
 const FILES = {
-  "/pkg/src/hydrate.js": path.join(REPO, "pkg/src/hydrate.js"),
-  "/pkg/src/svelte.js": path.join(REPO, "pkg/src/svelte.js"),
-  "/pkg/src/react.js": path.join(REPO, "pkg/src/react.js"),
   "/vendor/react.js": path.join(HERE, "node_modules/react/umd/react.development.js"),
   "/vendor/react-dom.js": path.join(HERE, "node_modules/react-dom/umd/react-dom.development.js"),
 };
-// What citemark/react and citemark/svelte import for streamed messages.
-for (const name of ["message.js", "dom.js", "index.js", "api.js", "trusted.js"]) {
+// Every module of the package (citemark/react and citemark/svelte import the streaming ones).
+for (const name of readdirSync(path.join(REPO, "pkg/src")).filter((f) => f.endsWith(".js"))) {
   FILES[`/pkg/src/${name}`] = path.join(REPO, "pkg/src", name);
 }
 for (const name of ["citemark.js", "citemark.wasm.js"]) {

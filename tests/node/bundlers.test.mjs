@@ -10,7 +10,7 @@ import { extname, join, normalize } from "node:path";
 import { test } from "node:test";
 
 import * as citemark from "citemark";
-import { haveChromium, pageResult } from "./helpers.mjs";
+import { haveChromium, pageResult, repo } from "./helpers.mjs";
 
 const skip = haveChromium("bundler tests") ? false : "no chromium";
 
@@ -78,7 +78,7 @@ test("Vite dev server (default config) runs in Chromium", { skip }, async () => 
   }
 });
 
-test("a React app (the README's component) built by Vite renders the citations", { skip }, async () => {
+test("a React app rendering a finished answer with render() built by Vite renders the citations", { skip }, async () => {
   const dir = app("vite-react");
   writeFileSync(
     join(dir, "main.jsx"),
@@ -104,6 +104,66 @@ window.result = { key: link?.dataset.citationKey, href: link?.getAttribute("href
   const server = await serveStatic(join(dir, "dist"));
   try {
     assert.deepEqual(await resultOf(`http://127.0.0.1:${server.address().port}/`), { key: "1", href: "https://q.example/3", text: "1" });
+  } finally {
+    server.close();
+  }
+});
+
+test("the README's streamed React answer (<CitemarkMessage/>) works as written in a new Vite React app", { skip }, async () => {
+  // The README's first React snippet, as a user would paste it, plus the two names it leaves to the app.
+  const readme = readFileSync(join(repo, "README.md"), "utf8");
+  const snippet = /### React\n[\s\S]*?```jsx\n([\s\S]*?)```/.exec(readme)?.[1];
+  assert.ok(snippet?.includes("<CitemarkMessage"), "README: the React section opens with <CitemarkMessage/>");
+  assert.ok(snippet.split("\n").filter(Boolean).length <= 10, `README: ${snippet.split("\n").length} lines`);
+  const dir = app("vite-react-stream");
+  writeFileSync(
+    join(dir, "Answer.jsx"),
+    `${snippet}
+function MyIcon({ title }) { return <i className="my-icon">{title}</i>; }
+function showSource(source) { window.shown = source?.title; }
+`,
+  );
+  const text = "Rates fell [1] in Q3.\n\nThen rose [2], see the table:\n\n| a | b |\n|---|---|\n| x [1] | y |\n";
+  const sources = [
+    { title: "One", href: "https://one.example/" },
+    { title: "Two", href: "https://two.example/" },
+  ];
+  const expected = citemark.render(text, { sources, mode: "icon" }).html;
+  writeFileSync(
+    join(dir, "main.jsx"),
+    `import { createRoot } from "react-dom/client";
+import { flushSync } from "react-dom";
+import { Answer } from "./Answer.jsx";
+
+const text = ${JSON.stringify(text)};
+const sources = ${JSON.stringify(sources)};
+const root = createRoot(document.getElementById("root"));
+
+async function main() {
+  // The accumulated text, 3 more characters per update, a frame now and then.
+  for (let at = 3; at < text.length; at += 3) {
+    flushSync(() => root.render(<Answer text={text.slice(0, at)} sources={sources} isStreaming />));
+    if (at % 12 === 0) await new Promise(requestAnimationFrame);
+  }
+  flushSync(() => root.render(<Answer text={text} sources={sources} isStreaming={false} />));
+  const element = document.querySelector(".citemark");
+  element.querySelector("[data-citation-ordinal='2']").click();
+  const icons = [...element.querySelectorAll(".citation-icon")].map((slot) => slot.querySelector("i.my-icon")?.textContent ?? null);
+  const clone = element.cloneNode(true);
+  for (const slot of clone.querySelectorAll(".citation-icon")) slot.replaceChildren();
+  const template = document.createElement("template");
+  template.innerHTML = ${JSON.stringify(expected)};
+  window.result = { icons, shown: window.shown ?? null, same: clone.innerHTML === template.innerHTML };
+}
+main();
+`,
+  );
+  writeFileSync(join(dir, "index.html"), '<!doctype html><meta charset="utf-8"><div id="root"></div><script type="module" src="./main.jsx"></script>');
+  const { build } = await import("vite");
+  await build({ root: dir, logLevel: "warn", configFile: false });
+  const server = await serveStatic(join(dir, "dist"));
+  try {
+    assert.deepEqual(await resultOf(`http://127.0.0.1:${server.address().port}/`), { icons: ["One", "Two", "One"], shown: "Two", same: true });
   } finally {
     server.close();
   }

@@ -4,6 +4,8 @@ import { hydrate, citationOf, isSafeHref, type Citation, type CitationIndex } fr
 import { citations as action, citemark, type CitationComponent } from "../../../pkg/src/svelte.js";
 import { CitemarkMessage, useCitationPortals, useCitations, useCitemark } from "../../../pkg/src/react.js";
 import { mountMessage, type Message as StreamedMessage } from "../../../pkg/src/message.js";
+// (Apps import it as "citemark/svelte/CitemarkMessage.svelte", whose `types` is this file.)
+import CitemarkMessageSvelte from "../../../pkg/src/CitemarkMessage.svelte.js";
 import type { Occurrence, SourceUse } from "../../../pkg/src/types.js";
 import { mountPatches, mountStream, type PatchView, type StreamView } from "../../../pkg/src/dom.js";
 import { createElement, useRef, type ReactPortal } from "react";
@@ -61,6 +63,11 @@ export function OwnElement({ text }: { text: string }) {
 }
 
 declare const Icon: CitationComponent;
+// The Svelte component's declaration, called as Svelte 5 calls a component.
+declare const internals: never;
+CitemarkMessageSvelte(internals, { markdown: "Hi [1]", sources: [], mode: "icon", streaming: true, icon: Icon, class: "answer" });
+// @ts-expect-error: the component takes the text so far
+CitemarkMessageSvelte(internals, { sources: [] });
 const streamedAction = citemark(root, { markdown: "Hi [1]", sources: null, mode: "icon", streaming: true, icon: Icon });
 streamedAction.update({ markdown: "Hi [1] there", streaming: false, onActivate: (c) => void c.ordinal });
 streamedAction.destroy();

@@ -8,7 +8,8 @@
 // message element with a reference: the same text streamed by citemark/dom's
 // mountStream in the page (served from pkg/). The icon component must be in
 // every placeholder, tail included; the finished message must be render()'s
-// HTML; text that does not extend the last starts over.
+// HTML; text that does not extend the last starts over. Between the updates
+// and the frame, the DOM does not change (the work waits for the frame).
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -67,7 +68,12 @@ async function stream(page, updates, { perFrame = 4, sources: given = sources, f
       const frames = [];
       for (let i = 0; i < updates.length; i += perFrame) {
         const batch = updates.slice(i, i + perFrame);
+        // While streaming, an update only records the text: the DOM changes in the next frame.
+        const observer = new MutationObserver(() => {});
+        observer.observe(app(), { childList: true, subtree: true, characterData: true, attributes: true });
         for (const text of batch) window.citemarkStream.set(text, true, given);
+        const early = observer.takeRecords().length;
+        observer.disconnect();
         await frame();
         const text = batch[batch.length - 1];
         reference.push(text.slice(window.referenceText.length));
@@ -75,6 +81,7 @@ async function stream(page, updates, { perFrame = 4, sources: given = sources, f
         const slots = [...app().querySelectorAll(".citation-icon")];
         frames.push({
           text: text.length,
+          early,
           differs: shown() === reference.element.innerHTML ? null : { app: shown(), reference: reference.element.innerHTML },
           slots: slots.length,
           filled: slots.filter((slot) => slot.querySelector("svg")).length,
@@ -144,6 +151,7 @@ for (const app of APPS) {
       const wrong = frames.find((f) => f.differs);
       assert.equal(wrong, undefined, `after ${wrong?.text} characters:\n${JSON.stringify(wrong?.differs, null, 1)}`);
       for (const f of frames) assert.equal(f.filled, f.slots, `after ${f.text} characters: every placeholder holds the icon`);
+      assert.deepEqual(frames.filter((f) => f.early), [], "no DOM change between a frame's updates and the frame");
       // Placeholders beyond the committed citations are in the tail: the test must have seen them.
       const inTail = frames.filter((f) => f.slots > f.committed);
       assert.ok(inTail.length >= 10, `frames with an icon in the tail: ${inTail.length} of ${frames.length}`);

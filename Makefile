@@ -28,12 +28,15 @@
 #   make size-floor the smallest wasm the mandated dependencies allow (pulldown-cmark alone,
 #               + serde JSON, + ammonia) beside the package's own wasm, for the size targets
 #   make apps       the Vite example apps (examples/*-app) built against the packed package
+#   make fuzz       a time-boxed cargo-fuzz campaign over each target, niced (FUZZ_SECONDS per
+#               target, FUZZ_TARGETS selects; nightly and cargo-fuzz into .tools/; docs/fuzzing.md)
+#   make fuzz-regressions  the saved fuzz inputs (fuzz/regressions/) replayed on stable (make test runs them)
 
 SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: test-trap-wasm soak demo test bench bench-shapes bench-corpus bench-node bench-browser toolchain fmt lint doc test-browser pkg pkg-tools test-node size size-floor apps
+.PHONY: test-trap-wasm soak demo test bench bench-shapes bench-corpus bench-node bench-browser toolchain fmt lint doc test-browser pkg pkg-tools test-node size size-floor apps fuzz fuzz-tools fuzz-regressions
 
 ## Installs what the Rust checks need; idempotent and quick when present.
 toolchain:
@@ -171,3 +174,45 @@ bench-node: pkg
 	cd pkg && npm pack --pack-destination ../benches/node/.pack --loglevel=error >/dev/null
 	cd benches/node && npm install --no-save --no-audit --no-fund --loglevel=error ./.pack/citemark-*.tgz
 	node benches/node/compare.mjs
+
+# ---- fuzzing (docs/fuzzing.md) -------------------------------------------------
+CARGO_FUZZ_VERSION := 0.13.2
+CARGO_FUZZ := .tools/cargo-fuzz-$(CARGO_FUZZ_VERSION)/bin/cargo-fuzz
+FUZZ_TOOLCHAIN ?= nightly
+FUZZ_TARGETS ?= render stream adapters options_json
+FUZZ_SECONDS ?= 300
+FUZZ_MAX_LEN ?= 8192
+# Streams in 1-byte chunks cost far more per byte (docs/fuzzing.md, finding 3): shorter inputs.
+FUZZ_MAX_LEN_stream ?= 2048
+
+## Installs nightly (cargo-fuzz needs its sanitizer flags) and the pinned cargo-fuzz into
+## .tools/; quick when present. Not needed by `make test`.
+fuzz-tools: toolchain
+	@rustup run $(FUZZ_TOOLCHAIN) rustc --version >/dev/null 2>&1 || rustup toolchain install $(FUZZ_TOOLCHAIN) --profile minimal
+	@test -x $(CARGO_FUZZ) || $(CARGO) install cargo-fuzz --version "=$(CARGO_FUZZ_VERSION)" --locked --root .tools/cargo-fuzz-$(CARGO_FUZZ_VERSION)
+
+## Seeds fuzz/corpus/ (fuzz/seed.mjs), then fuzzes each target for FUZZ_SECONDS at nice 19, so
+## only idle CPU is used. No sanitizer: the crate forbids unsafe code, and throughput matters.
+## --release: fuzz/Cargo.toml's profile turns debug assertions and overflow checks on (but in
+## idna_adapter). libFuzzer's fork mode goes on after a failing input, which it saves in
+## fuzz/artifacts/<target>/; the run fails at the end if any target saved one.
+fuzz: fuzz-tools
+	node fuzz/seed.mjs
+	@for target in $(FUZZ_TARGETS); do \
+	  case $$target in render|stream) dict=markdown.dict;; *) dict=json.dict;; esac; \
+	  max_len=$(FUZZ_MAX_LEN); [ $$target != stream ] || max_len=$(FUZZ_MAX_LEN_stream); \
+	  echo "=== fuzz $$target: $(FUZZ_SECONDS) s"; \
+	  mkdir -p fuzz/artifacts/$$target; \
+	  RUSTUP_TOOLCHAIN=$(FUZZ_TOOLCHAIN) nice -n 19 $(CARGO_FUZZ) fuzz run --fuzz-dir fuzz \
+	    --sanitizer none --release $$target fuzz/corpus/$$target -- \
+	    -max_total_time=$(FUZZ_SECONDS) -max_len=$${max_len} -timeout=60 -rss_limit_mb=2048 \
+	    -dict=fuzz/$$dict -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+	    -artifact_prefix=fuzz/artifacts/$$target/ -print_final_stats=1 || exit 1; \
+	done
+	@if [ -n "$$(ls -A fuzz/artifacts/*/ 2>/dev/null)" ]; then \
+	  echo "failing inputs saved:"; ls fuzz/artifacts/*/*; exit 1; fi
+
+## The saved inputs (fuzz/regressions/<target>/) through the same targets, on stable Rust:
+## an ordinary integration test, which `make test` runs with the others.
+fuzz-regressions: toolchain
+	$(CARGO) test --test fuzz_regressions

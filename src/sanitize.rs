@@ -330,30 +330,53 @@ impl Scope {
         } else {
             sanitizer.clean(&self.fragment)
         };
-        let mut used = vec![false; self.ours.len()];
-        let mut out =
-            String::with_capacity(cleaned.len() + self.ours.iter().map(String::len).sum::<usize>());
-        let mut rest = cleaned.as_str();
-        while let Some(at) = rest.find(PLACEHOLDER_OPEN) {
-            out.push_str(&rest[..at]);
-            let after = &rest[at + PLACEHOLDER_OPEN.len_utf8()..];
-            match parse_placeholder(after) {
-                Some((k, len)) if used.get(k) == Some(&false) => {
-                    used[k] = true;
-                    out.push_str(&self.ours[k]);
-                    rest = &after[len..];
+        // Where each placeholder came out (the first time), in order.
+        let mut found: Vec<(usize, usize, usize)> = Vec::new();
+        let mut seen = vec![false; self.ours.len()];
+        let mut from = 0;
+        while let Some(at) = cleaned[from..].find(PLACEHOLDER_OPEN).map(|at| from + at) {
+            let after = at + PLACEHOLDER_OPEN.len_utf8();
+            match parse_placeholder(&cleaned[after..]) {
+                Some((k, len)) if seen.get(k) == Some(&false) => {
+                    seen[k] = true;
+                    found.push((at, k, after + len));
+                    from = after + len;
                 }
-                _ => rest = after,
+                _ => from = after,
             }
         }
-        out.push_str(rest);
+        let mut out =
+            String::with_capacity(cleaned.len() + self.ours.iter().map(String::len).sum::<usize>());
+        let write = |k: usize, out: &mut String| out.push_str(&self.ours[k]);
         // HTML whose placeholder ammonia dropped (inside a removed element or
-        // an attribute) is kept, after the fragment: nothing is lost.
-        for (html, _) in self.ours.iter().zip(&used).filter(|(_, used)| !**used) {
-            out.push_str(html);
+        // an attribute) is kept, before the next of citemark's HTML that came
+        // after it, or at the end: nothing is lost, and citemark's HTML stays
+        // in its order (citations in index order).
+        let mut lost = (0..self.ours.len()).filter(|&k| !seen[k]).peekable();
+        let mut rest = 0;
+        for (at, k, end) in found {
+            out.push_str(strip_placeholder_marks(&cleaned[rest..at]).as_ref());
+            while let Some(j) = lost.next_if(|&j| j < k) {
+                write(j, &mut out);
+            }
+            write(k, &mut out);
+            rest = end;
+        }
+        out.push_str(strip_placeholder_marks(&cleaned[rest..]).as_ref());
+        for j in lost {
+            write(j, &mut out);
         }
         out
     }
+}
+
+/// `text` without stray placeholder marks (of a placeholder that did not
+/// parse, or one already used).
+fn strip_placeholder_marks(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(PLACEHOLDER_OPEN) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(text.replace(PLACEHOLDER_OPEN, ""))
 }
 
 /// Reads `raw` as `<name>`, `</name>`, `<name/>` or `<name />` with a
@@ -464,6 +487,10 @@ mod tests {
         // and keeps the text; Punycode and ASCII hosts are kept.
         let out = sanitize_with(&[(true, r#"<a href="https://bücher.example/">b</a>"#)]);
         assert_eq!(out, "<a rel=\"noopener\">b</a>");
+        // (Upper case in a non-ASCII label reached a debug assertion of
+        // the back end: docs/fuzzing.md, finding 2.)
+        let out = sanitize_with(&[(true, r#"<a href="https://Bücher.example/">b</a>"#)]);
+        assert_eq!(out, "<a rel=\"noopener\">b</a>");
         let out = sanitize_with(&[(true, r#"<a href="https://xn--bcher-kva.example/">b</a>"#)]);
         assert_eq!(
             out,
@@ -512,6 +539,20 @@ mod tests {
             (true, "\">y</abbr>"),
         ]);
         assert!(out.ends_with("<p>x</p>"), "{out}");
+    }
+
+    #[test]
+    fn our_html_swallowed_by_a_tag_keeps_its_order() {
+        // An unterminated `<div` takes what follows into its attributes: the
+        // first paragraph's placeholder is lost, and its HTML still comes
+        // before the second's (found by fuzzing: docs/fuzzing.md, finding 4).
+        let out = sanitize_with(&[
+            (true, "<div\n"),
+            (false, "<p>A</p>"),
+            (true, "<p>"),
+            (false, "<p>B</p>"),
+        ]);
+        assert!(out.find("<p>A</p>") < out.find("<p>B</p>"), "{out}");
     }
 
     #[test]

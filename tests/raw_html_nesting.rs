@@ -6,91 +6,11 @@
 use citemark::{render, Options};
 use proptest::prelude::*;
 
+#[path = "support/checks.rs"]
+mod checks;
 mod common;
+use checks::{check_nesting, tags};
 use common::{options_with_images, streamed_at};
-
-/// Elements that never have an end tag.
-const VOID: &[&str] = &[
-    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
-    "wbr",
-];
-
-/// One tag of the output.
-#[derive(Debug)]
-struct TagToken {
-    /// Lowercased.
-    name: String,
-    closing: bool,
-    /// Written `<name … />`.
-    self_closing: bool,
-}
-
-/// The tags of `html`, in order. Text is escaped in the output, so a `<`
-/// outside a tag starts one; attribute values may hold `<` and `>` (ammonia
-/// escapes neither there), so a tag ends at the first `>` outside quotes.
-fn tags(html: &str) -> Vec<TagToken> {
-    let mut tags = Vec::new();
-    let mut rest = html;
-    while let Some(lt) = rest.find('<') {
-        rest = &rest[lt + 1..];
-        if let Some(comment) = rest.strip_prefix("!--") {
-            rest = comment.find("-->").map_or("", |end| &comment[end + 3..]);
-            continue;
-        }
-        let (closing, tag) = match rest.strip_prefix('/') {
-            Some(tag) => (true, tag),
-            None => (false, rest),
-        };
-        if !tag.starts_with(|c: char| c.is_ascii_alphabetic()) {
-            continue;
-        }
-        let name_len = tag
-            .find(|c: char| !c.is_ascii_alphanumeric())
-            .unwrap_or(tag.len());
-        let mut quote = None;
-        let mut end = tag.len();
-        for (i, c) in tag.char_indices().skip(name_len) {
-            match (quote, c) {
-                (Some(q), c) if c == q => quote = None,
-                (Some(_), _) => {}
-                (None, '"' | '\'') => quote = Some(c),
-                (None, '>') => {
-                    end = i;
-                    break;
-                }
-                (None, _) => {}
-            }
-        }
-        tags.push(TagToken {
-            name: tag[..name_len].to_ascii_lowercase(),
-            closing,
-            self_closing: tag[..end].ends_with('/'),
-        });
-        rest = tag.get(end + 1..).unwrap_or("");
-    }
-    tags
-}
-
-/// Every element `html` opens is closed, innermost first.
-fn check_nesting(html: &str) -> Result<(), String> {
-    let mut open: Vec<String> = Vec::new();
-    for tag in tags(html) {
-        if tag.closing {
-            match open.pop() {
-                Some(name) if name == tag.name => {}
-                innermost => {
-                    return Err(format!("</{}> where {innermost:?} is open", tag.name));
-                }
-            }
-        } else if !tag.self_closing && !VOID.contains(&tag.name.as_str()) {
-            open.push(tag.name);
-        }
-    }
-    match open.is_empty() {
-        true => Ok(()),
-        false => Err(format!("left open: {open:?}")),
-    }
-}
 
 /// A browser's parse of `html` (html5ever's, through scraper) has the
 /// elements its start tags spell, in the same order: nothing was closed

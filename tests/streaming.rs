@@ -3,9 +3,12 @@
 //! one-shot render byte for byte, and their citations equal its index. The
 //! tail's quality is measured as the prefix rate (see `prefix_rate`).
 
-use citemark::{render, Occurrence, Options, Step, Stream, StreamedHtml};
+use citemark::{render, Occurrence, Options, Stream, StreamedHtml};
 use proptest::prelude::*;
 
+#[path = "support/checks.rs"]
+mod checks;
+use checks::{Expect, PatchChecker};
 mod common;
 use common::{markdown, samples};
 #[path = "common/visible.rs"]
@@ -387,11 +390,9 @@ fn container_markdown() -> impl Strategy<Value = String> {
     prop::collection::vec(part, 0..40).prop_map(|parts| parts.concat())
 }
 
-/// Streams `md` cut at `cuts`, checking each patch's steps against its
-/// `append` (they cover it; each element opened is a code block, a
-/// table, a list or a quote, closed by its own end tags, one at a time;
-/// marks and rewinds come with nothing open) and the stream's open end tags; returns the
-/// HTML assembled from the patches.
+/// Streams `md` cut at `cuts`, checking each patch (`PatchChecker`: its
+/// steps against its `append` and the stream's open end tags, its balanced
+/// pieces and tail balanced); returns the HTML assembled from the patches.
 fn stream_checking_steps(
     md: &str,
     cuts: &[usize],
@@ -401,78 +402,23 @@ fn stream_checking_steps(
     cuts.sort_unstable();
     let mut stream = Stream::new(options.clone());
     let mut assembled = StreamedHtml::default();
-    // The end tags of the open elements, outermost first; and at the mark.
-    let mut open: Vec<&str> = Vec::new();
-    let mut at_mark: Vec<&str> = Vec::new();
-    let raw = [
-        "</details>",
-        "</div>",
-        "</section>",
-        "</article>",
-        "</aside>",
-    ];
-    let mut check = |patch: &citemark::Patch, stream: &Stream| -> Result<(), TestCaseError> {
-        if patch.rewind {
-            open = at_mark.clone();
-        }
-        if patch.mark {
-            // (Only raw elements may be open at a mark.)
-            prop_assert!(
-                open.iter().all(|end| raw.contains(end)),
-                "a mark inside {open:?}"
-            );
-            at_mark = open.clone();
-        }
-        let mut at = 0;
-        for step in &patch.steps {
-            let (len, piece) = match *step {
-                Step::Open(len) | Step::Close(len) | Step::Html(len) => {
-                    (len, &patch.append[at..at + len])
-                }
-                _ => unreachable!("no other steps"),
-            };
-            match *step {
-                Step::Open(_) => {
-                    let kinds = [
-                        ("<pre><code", "</code></pre>"),
-                        ("<table>", "</tbody></table>"),
-                        ("<ul>", "</ul>"),
-                        ("<ol", "</ol>"),
-                        ("<blockquote", "</blockquote>"),
-                        ("<details", "</details>"),
-                        ("<div", "</div>"),
-                        ("<section", "</section>"),
-                        ("<article", "</article>"),
-                        ("<aside", "</aside>"),
-                    ];
-                    let kind = kinds.iter().find(|(start, _)| piece.starts_with(start));
-                    prop_assert!(kind.is_some(), "{piece:?}");
-                    // (Only a raw element holds another open element.)
-                    prop_assert!(open.iter().all(|end| raw.contains(end)), "{open:?}");
-                    open.extend(kind.map(|(_, end)| *end));
-                }
-                Step::Close(_) => {
-                    prop_assert_eq!(Some(piece), open.pop());
-                }
-                _ => {}
-            }
-            at += len;
-        }
-        prop_assert_eq!(at, patch.append.len(), "steps cover append");
-        let innermost_first: String = open.iter().rev().copied().collect();
-        prop_assert_eq!(stream.open_end_tags(), innermost_first);
-        Ok(())
-    };
+    // (Safety has its own tests; parsing every tail would slow these.)
+    let mut checker = PatchChecker::new(Expect {
+        safe: false,
+        ..Expect::of(options)
+    });
     let mut from = 0;
     for &cut in cuts.iter().chain([&md.len()]) {
         let patch = stream.push_bytes(&md.as_bytes()[from..cut.max(from)]);
         from = cut.max(from);
-        check(&patch, &stream)?;
+        checker
+            .check(&patch, &stream)
+            .map_err(TestCaseError::fail)?;
         assembled.apply(&patch);
     }
     let last = stream.finish();
-    check(&last, &stream)?;
-    prop_assert_eq!(stream.open_end_tags(), "", "finish closes every element");
+    checker.check(&last, &stream).map_err(TestCaseError::fail)?;
+    checker.finished(&stream).map_err(TestCaseError::fail)?;
     assembled.apply(&last);
     Ok(assembled.html().to_owned())
 }

@@ -9,12 +9,14 @@
 //! [`Source`]). Each document is rendered with every raw-HTML policy and,
 //! where citations are involved, every citation mode. The output is parsed
 //! the way a browser would (`scraper`, i.e. html5ever) and checked
-//! structurally by [`violations`]; the expected HTML in the corpora is not
+//! structurally by `violations` (tests/support/checks.rs); the expected HTML in the corpora is not
 //! used, since each sanitizer legitimately differs in what it keeps.
 //!
 //! All failures are collected and reported together at the end, one line
 //! per (payload, variant, options, offending construct).
 
+#[path = "support/checks.rs"]
+mod checks;
 #[path = "support/corpora.rs"]
 mod corpora;
 
@@ -23,100 +25,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use citemark::{Mode, Options, RawHtml, Source};
 use proptest::prelude::*;
-use scraper::Html;
 use serde_json::Value;
 
-// ---------------------------------------------------------------------------
-// The structural checker
-// ---------------------------------------------------------------------------
-
-/// Elements that run script, load active content, style the page or change
-/// where forms and relative URLs go. `svg` and `math` are listed because
-/// their foreign-content parsing rules are the root of many mXSS vectors.
-const FORBIDDEN_ELEMENTS: &[&str] = &[
-    "script", "iframe", "frame", "frameset", "object", "embed", "applet", "svg", "math", "style",
-    "form", "base", "link", "meta",
-];
-
-/// Attributes that are script-capable whatever their value (`on*` is
-/// checked separately).
-const FORBIDDEN_ATTRIBUTES: &[&str] = &["style", "formaction", "srcdoc"];
-
-/// Attributes whose value a browser fetches or navigates to. `xlink:href`
-/// appears as `href` once html5ever has parsed it in foreign content; the
-/// legacy ones (`background`, `dynsrc`, `lowsrc`) are cheap to include.
-const URL_ATTRIBUTES: &[&str] = &[
-    "href",
-    "src",
-    "action",
-    "xlink:href",
-    "data",
-    "poster",
-    "background",
-    "codebase",
-    "dynsrc",
-    "lowsrc",
-];
-
-const ALLOWED_SCHEMES: &[&str] = &["http", "https", "mailto"];
-
-/// Every script-capable construct in `html`, described for a failure report.
-/// Empty means safe.
-fn violations(html: &str) -> Vec<String> {
-    let document = Html::parse_fragment(html);
-    let mut found = Vec::new();
-    for node in document.tree.nodes() {
-        let Some(element) = node.value().as_element() else {
-            continue;
-        };
-        let tag = element.name().to_ascii_lowercase();
-        if FORBIDDEN_ELEMENTS.contains(&tag.as_str()) {
-            found.push(format!("<{tag}> element"));
-        }
-        for (name, value) in element.attrs() {
-            let name = name.to_ascii_lowercase();
-            if name.starts_with("on") || FORBIDDEN_ATTRIBUTES.contains(&name.as_str()) {
-                found.push(format!("<{tag} {name}={value:?}> attribute"));
-            } else if URL_ATTRIBUTES.contains(&name.as_str()) {
-                if let Some(scheme) = disallowed_scheme(value) {
-                    found.push(format!("<{tag} {name}={value:?}> with scheme {scheme:?}"));
-                }
-            }
-        }
-    }
-    found
-}
-
-/// The URL's scheme when it is one a browser would honour and it is not
-/// http, https or mailto. Relative and fragment URLs have no scheme.
-///
-/// This follows the WHATWG URL parser's preprocessing: leading and trailing
-/// C0 controls and spaces are stripped, and tabs and newlines anywhere are
-/// removed, so `\x01java\tscript:` is `javascript:`. Character references
-/// were already decoded by the HTML parser.
-fn disallowed_scheme(url: &str) -> Option<String> {
-    let cleaned: String = url
-        .trim_matches(|c: char| c <= ' ')
-        .chars()
-        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
-        .collect();
-    let scheme = scheme_of(&cleaned)?.to_ascii_lowercase();
-    (!ALLOWED_SCHEMES.contains(&scheme.as_str())).then_some(scheme)
-}
-
-/// The text before the first `:` if it is a syntactically valid scheme that
-/// comes before any `/`, `?` or `#` (otherwise the URL is relative).
-fn scheme_of(url: &str) -> Option<&str> {
-    let end = url.find([':', '/', '?', '#'])?;
-    if !url[end..].starts_with(':') {
-        return None;
-    }
-    let candidate = &url[..end];
-    let mut chars = candidate.chars();
-    let valid = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
-    valid.then_some(candidate)
-}
+use checks::violations;
 
 // ---------------------------------------------------------------------------
 // Payloads and the documents built from them

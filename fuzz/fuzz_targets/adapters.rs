@@ -1,0 +1,6 @@
+//! The `adapters` fuzz target: see `citemark_fuzz::targets::adapters_target`.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    citemark_fuzz::run(citemark_fuzz::targets::adapters_target, data);
+});

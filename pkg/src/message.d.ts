@@ -30,7 +30,10 @@ export interface MessageUpdate {
 export interface Message {
   readonly element: Element;
   /**
-   * The text so far: a new suffix is pushed, other text starts over.
+   * The text so far: a new suffix is pushed, other text starts over. A stream
+   * lost to `reset()` or a trap is replaced once; what fails again is thrown
+   * once (here, or from the animation frame), and updates that only extend
+   * that text then wait for other text or options.
    * @throws TypeError when `markdown` is not a string or `options` do not fit `Options`.
    * @throws Error after `destroy()`.
    */

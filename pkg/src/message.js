@@ -60,6 +60,8 @@ export function mountMessage(element, { api, onChange } = {}) {
   let citations = EMPTY_INDEX;
   let indexStale = false;
   let slots = [];
+  /** The text and options a failure stopped at (updates that only extend it wait). */
+  let failed = null;
 
   function restart() {
     view?.destroy();
@@ -93,10 +95,50 @@ export function mountMessage(element, { api, onChange } = {}) {
     return view.citations().every((o) => o.resolved);
   }
 
+  /** Frees the stream, even one lost to a trap or to `reset()` (whose `free` may throw). */
+  function drop() {
+    try {
+      view?.destroy();
+    } catch {
+      // Nothing more to free.
+    }
+    view = null;
+    text = "";
+  }
+
   function flush(fromFrame) {
     if (scheduled !== null) frame[1](scheduled);
     scheduled = null;
     if (destroyed || target === null) return;
+    if (failed && failed.key === target.key && target.markdown.startsWith(failed.text)) return;
+    failed = null;
+    try {
+      apply();
+    } catch (error) {
+      drop();
+      // A stream lost to a trap or to `reset()` elsewhere: the next stream gets a
+      // new instance, so the message starts over once. Bad options (a TypeError),
+      // or a second failure, stop it until other text or options come.
+      try {
+        if (error instanceof TypeError) throw error;
+        apply();
+      } catch (again) {
+        drop();
+        failed = { key: target.key, text: target.markdown };
+        throw again;
+      }
+    }
+    if (indexStale) {
+      indexStale = false;
+      citations = view.citationIndex();
+      notify(fromFrame, true);
+    } else {
+      notify(fromFrame, false);
+    }
+  }
+
+  /** The stream's work for the last update: a restart or new sources, the suffix, the tail or the end. */
+  function apply() {
     const { markdown, streaming } = target;
     const extends_ = view !== null && key === target.key && markdown.startsWith(text) && !(finished && markdown !== text);
     if (!extends_) {
@@ -125,13 +167,6 @@ export function mountMessage(element, { api, onChange } = {}) {
       indexStale = true;
     } else {
       view.paint();
-    }
-    if (indexStale) {
-      indexStale = false;
-      citations = view.citationIndex();
-      notify(fromFrame, true);
-    } else {
-      notify(fromFrame, false);
     }
   }
 

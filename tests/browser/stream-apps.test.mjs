@@ -199,9 +199,9 @@ for (const app of APPS) {
     test("sources arriving where unresolved citations were committed: starts over, ends as render()'s", async () => {
       const updates = prefixes(markdown);
       const half = Math.floor(updates.length / 2);
-      await stream(page, updates.slice(0, half), { sources: null, finish: false });
+      await stream(page, updates.slice(0, half), { sources: null, finish: false, perFrame: 16 });
       await markFirstBlock();
-      const { last } = await stream(page, updates.slice(half), { fresh: false });
+      const { last } = await stream(page, updates.slice(half), { fresh: false, perFrame: 16 });
       assert.equal(await firstBlockKept(), false, "the message was rendered again");
       assert.equal(last.html, await normalized(page, render(markdown, { sources, mode: "icon" }).html));
       assert.deepEqual(errors, []);

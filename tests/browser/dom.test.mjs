@@ -6,23 +6,12 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { launch, openPage } from "./support/browser.mjs";
-import { REPO, serveStatic } from "../../scripts/serve.mjs";
+import { openDomPage } from "./support/server.mjs";
 
 let server, browser, page, errors;
 
 before(async () => {
-  const entry = path.join(REPO, "pkg/dist/default/citemark.js");
-  assert.ok(existsSync(entry), `${entry} is missing: run \`make pkg\` (make test-browser does)`);
-  server = await serveStatic({
-    "/pkg/src/": path.join(REPO, "pkg/src"),
-    "/pkg/dist/": path.join(REPO, "pkg/dist"),
-    "/pages/": path.join(REPO, "tests/browser/pages"),
-  });
-  browser = await launch();
-  ({ page, errors } = await openPage(browser, server.origin, "/pages/dom.html"));
+  ({ server, browser, page, errors } = await openDomPage());
 });
 
 after(async () => {

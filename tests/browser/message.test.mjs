@@ -7,10 +7,10 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { launch, openPage } from "./support/browser.mjs";
-import { REPO, serveStatic } from "../../scripts/serve.mjs";
+import { openDomPage } from "./support/server.mjs";
+import { REPO } from "../../scripts/serve.mjs";
 
 const markdown = readFileSync(path.join(REPO, "examples/answer.md"), "utf8");
 const { sources } = JSON.parse(readFileSync(path.join(REPO, "examples/sources.json"), "utf8"));
@@ -18,14 +18,7 @@ const { sources } = JSON.parse(readFileSync(path.join(REPO, "examples/sources.js
 let server, browser, page, errors;
 
 before(async () => {
-  assert.ok(existsSync(path.join(REPO, "pkg/dist/default/citemark.js")), "pkg/dist is missing: run `make pkg`");
-  server = await serveStatic({
-    "/pkg/src/": path.join(REPO, "pkg/src"),
-    "/pkg/dist/": path.join(REPO, "pkg/dist"),
-    "/pages/": path.join(REPO, "tests/browser/pages"),
-  });
-  browser = await launch();
-  ({ page, errors } = await openPage(browser, server.origin, "/pages/dom.html"));
+  ({ server, browser, page, errors } = await openDomPage());
 });
 
 after(async () => {

@@ -2,10 +2,12 @@
 // routes (everything else is a 404, e.g. the `x` of `<img src=x onerror=…>`).
 
 import { createServer } from "node:http";
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { REPO } from "./citemark.mjs";
+import { launch, openPage } from "./browser.mjs";
+import { serveStatic } from "../../../scripts/serve.mjs";
 
 const HERE = path.join(REPO, "tests/browser");
 const NONCE = "citemark-test";
@@ -76,4 +78,22 @@ export async function serve(pages) {
     origin: `http://127.0.0.1:${server.address().port}`,
     close: () => new Promise((resolve) => server.close(resolve)),
   };
+}
+
+/**
+ * The citemark/dom test page (pages/dom.html) with the package as built
+ * (pkg/src, pkg/dist), served as files; resolves to {server, browser, page,
+ * errors} with the page open and ready.
+ */
+export async function openDomPage() {
+  const entry = path.join(REPO, "pkg/dist/default/citemark.js");
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`make pkg\` (make test-browser does)`);
+  const server = await serveStatic({
+    "/pkg/src/": path.join(REPO, "pkg/src"),
+    "/pkg/dist/": path.join(REPO, "pkg/dist"),
+    "/pages/": path.join(REPO, "tests/browser/pages"),
+  });
+  const browser = await launch();
+  const { page, errors } = await openPage(browser, server.origin, "/pages/dom.html");
+  return { server, browser, page, errors };
 }

@@ -10,6 +10,9 @@ import { mountMessage } from "./message.js";
 import { trustedHTML } from "./trusted.js";
 import * as defaultApi from "./index.js";
 
+// No layout effects on a server (React 18 warns of them there): nothing runs there anyway.
+const useClientLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
+
 /**
  * Hydrates the citations inside `ref.current` (which holds citemark's HTML,
  * e.g. via dangerouslySetInnerHTML). `citations` must be the index rendered
@@ -19,7 +22,7 @@ import * as defaultApi from "./index.js";
 export function useCitations(ref, citations, handlers = {}) {
   const latest = useRef(handlers);
   // Updated once the render commits (a discarded render must not leak its handlers).
-  useLayoutEffect(() => {
+  useClientLayoutEffect(() => {
     latest.current = handlers;
   });
   // Without onActivate, link clicks must stay the browser's: only then is
@@ -45,7 +48,7 @@ export function useCitationPortals(ref, citations, renderIcon) {
   const [slots, setSlots] = useState([]);
   // Layout effect: find the placeholders right after React wrote the HTML,
   // before the browser paints them empty.
-  useLayoutEffect(() => {
+  useClientLayoutEffect(() => {
     const node = ref.current;
     setSlots(node ? Array.from(node.querySelectorAll(".citation-icon")) : []);
   }, [ref, citations]);
@@ -55,9 +58,6 @@ export function useCitationPortals(ref, citations, renderIcon) {
     return createPortal(renderIcon(citation), slot, key);
   });
 }
-
-// No layout effects on a server (React 18 warns of them there): nothing runs there anyway.
-const useClientLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
 
 const EMPTY = { citations: { occurrences: [], sources: [], uncited: [], diagnostics: [] }, slots: [] };
 

@@ -251,7 +251,7 @@ pub struct Options {
     /// The path templates that make a URL a short-link citation.
     ///
     /// # Defaults
-    /// `[/-/ai/conversations/{conversation}/call/{call}]`, keyed by `call`.
+    /// `[**/-/ai/conversations/{conversation}/call/{call}]`, keyed by `call`.
     pub short_link_patterns: Vec<ShortLinkPattern>,
     /// GFM's extended autolinks: bare `https://…`, `www.…` and e-mail
     /// addresses in text become links.

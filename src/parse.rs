@@ -50,6 +50,19 @@ pub(crate) fn unix_line_endings(markdown: &str) -> Cow<'_, str> {
     Cow::Owned(text)
 }
 
+/// `markdown` without the byte-order mark it may start with, and that
+/// mark's length in bytes (to move ranges back to the input). A BOM is
+/// encoding metadata, not text: kept, it would make a first `# heading`
+/// a paragraph.
+pub(crate) fn without_byte_order_mark(markdown: &str) -> (&str, usize) {
+    match markdown.strip_prefix(BYTE_ORDER_MARK) {
+        Some(rest) => (rest, BYTE_ORDER_MARK.len_utf8()),
+        None => (markdown, 0),
+    }
+}
+
+const BYTE_ORDER_MARK: char = '\u{FEFF}';
+
 /// A parser over `markdown` whose events carry their source byte ranges.
 pub(crate) fn parse(markdown: &str) -> pulldown_cmark::OffsetIter<'_, OnBrokenLink<'static, '_>> {
     // No callback: what `Parser::new_ext` does.
@@ -123,6 +136,19 @@ pub(crate) fn is_inline_end(tag: TagEnd) -> bool {
 #[cfg(test)]
 mod tests {
     use super::unix_line_endings;
+
+    #[test]
+    fn a_byte_order_mark_is_not_text_and_ranges_still_point_into_the_input() {
+        let options = crate::Options::default();
+        let input = "\u{FEFF}# Title [1]\n";
+        let out = crate::render(input, &options);
+        assert!(out.html.starts_with("<h1>Title "), "{}", out.html);
+        let range = &out.citations.occurrences[0].range;
+        assert_eq!(&input[range.start..range.end], "[1]");
+        // Only the first one, and only at the start.
+        let html = crate::render("\u{FEFF}\u{FEFF}x \u{FEFF}", &options).html;
+        assert_eq!(html, "<p>\u{FEFF}x \u{FEFF}</p>\n");
+    }
 
     #[test]
     fn lone_carriage_returns_become_line_feeds() {

@@ -2,11 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::cite::index::CitationIndex;
+use crate::cite::index::{CitationIndex, IndexBuilder, Offset};
 use crate::cite::{marker_definitions, Citations};
 use crate::html::{html_capacity, write_html, SourceAttributes};
 use crate::options::Options;
-use crate::parse::{parse, unix_line_endings};
+use crate::parse::{parse, unix_line_endings, without_byte_order_mark};
 
 /// The result of [`render`]: sanitized HTML and the citation index.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -39,12 +39,15 @@ pub struct Rendered {
 /// assert!(!out.citations.occurrences[0].resolved);
 /// ```
 pub fn render(markdown: &str, options: &Options) -> Rendered {
+    let (markdown, bom) = without_byte_order_mark(markdown);
     let markdown = unix_line_endings(markdown);
     let markdown = markdown.as_ref();
     let events = parse(markdown);
     let definitions = marker_definitions(events.reference_definitions());
+    // Ranges point into the input, byte-order mark included.
+    let index = IndexBuilder::new().part(Offset { add: bom, sub: 0 });
     let mut citations =
-        Citations::new(markdown, events, options).with_marker_definitions(definitions);
+        Citations::resume(markdown, events, options, index).with_marker_definitions(definitions);
     let html = write_html(
         &mut citations,
         options,

@@ -156,6 +156,20 @@ fn a_split_character_after_an_invalid_byte_waits_for_its_other_bytes() {
     assert_eq!(html.html(), "<p>\u{FFFD}\u{3C7}</p>\n");
 }
 
+/// A byte-order mark starting the message is not text, however the
+/// message is cut, and ranges still count its bytes (issue 21).
+#[test]
+fn a_byte_order_mark_is_dropped_however_the_message_is_cut() {
+    let md = "\u{FEFF}# Title [1]\n\ntext \u{FEFF}\n";
+    let whole = render(md, &Options::default());
+    assert!(whole.html.starts_with("<h1>Title "), "{}", whole.html);
+    for size in [1, 2, 3, 4] {
+        let (html, citations) = stream(md, &chunked(md.len(), size), &Options::default());
+        assert_eq!(html, whole.html, "{size}-byte chunks");
+        assert_eq!(citations, whole.citations.occurrences, "{size}-byte chunks");
+    }
+}
+
 /// `md` streamed cut at `cuts`, and in 1-byte chunks, gives its one-shot
 /// HTML and citations.
 fn streams_to_its_one_shot_render(

@@ -192,7 +192,7 @@ mod tests {
             {"id": "call_b", "type": "tool_call", "tool": "list_metrics_views", "content_data": {}},
             {"id": "m1", "type": "text", "role": "assistant", "content": "Draft."},
             {"id": "m2", "type": "text", "role": "assistant", "content":
-             "EMEA fell 8% <cite id=\"call_a\">by region</cite>; see [views](https://app.example/-/ai/conversations/conv_9/call/call_b). Größer in DACH."}
+             "EMEA fell 8% <cite id=\"call_a\">by region</cite>; see [views](https://app.example/acme/sales/-/ai/conversations/conv_9/call/call_b). Größer in DACH."}
         ]})
     }
 

@@ -68,12 +68,9 @@ impl<'a, 'o, I> Citations<'a, 'o, I>
 where
     I: Iterator<Item = (Event<'a>, Range<usize>)>,
 {
-    pub(crate) fn new(markdown: &'a str, events: I, options: &'o Options) -> Self {
-        Citations::resume(markdown, events, options, IndexBuilder::new())
-    }
-
-    /// An adaptor that records into `index`: a part of a streamed message,
-    /// continuing the ordinals of the parts before it.
+    /// An adaptor that records into `index`: a whole message's fresh one,
+    /// or a part of a streamed message's, continuing the ordinals of the
+    /// parts before it.
     pub(crate) fn resume(
         markdown: &'a str,
         events: I,
@@ -951,7 +948,10 @@ fn matching_end(events: &[(Event<'_>, Range<usize>)], start: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use crate::{render, CitationKind, DiagnosticKind, Mode, Options, RawHtml, Source, Syntaxes};
+    use crate::{
+        render, CitationKind, DiagnosticKind, Mode, Options, RawHtml, ShortLinkPattern, Source,
+        Syntaxes,
+    };
 
     fn html(md: &str) -> String {
         render(md, &Options::default()).html
@@ -1142,13 +1142,21 @@ mod tests {
 
     #[test]
     fn short_links_query_links_and_recovery() {
-        let url = "https://app.example/-/ai/conversations/conv1/call/b";
         let opts = three_sources().with_alias("old", "b");
-        for md in [
-            format!("x ([label]({url})) y"),
-            format!("x ([label]({url}) y"),
-            format!("x [label]({url}) y"),
-        ] {
+        // At the path's start, under an app's `/{organization}/{project}/`
+        // prefix, with a trailing slash and a query string.
+        let urls = [
+            "https://app.example/-/ai/conversations/conv1/call/b",
+            "https://app.example/org/proj/-/ai/conversations/conv1/call/b",
+            "https://app.example/org/proj/-/ai/conversations/conv1/call/b/?tab=sql",
+        ];
+        for md in urls.iter().flat_map(|url| {
+            [
+                format!("x ([label]({url})) y"),
+                format!("x ([label]({url}) y"),
+                format!("x [label]({url}) y"),
+            ]
+        }) {
             let out = render(&md, &opts);
             assert!(
                 out.html.starts_with("<p>x <a class=\"citation\""),
@@ -1164,7 +1172,7 @@ mod tests {
             assert_eq!((occ.kind, occ.key.as_str()), (CitationKind::Shortlink, "b"));
             assert_eq!(occ.conversation.as_deref(), Some("conv1"));
         }
-        let aliased = render("[l](https://h/-/ai/conversations/c/call/old)", &opts);
+        let aliased = render("[l](https://h/o/p/-/ai/conversations/c/call/old)", &opts);
         assert_eq!(aliased.citations.occurrences[0].key, "b");
         assert_eq!(
             aliased.citations.occurrences[0].original_key.as_deref(),
@@ -1286,12 +1294,17 @@ mod tests {
 
     #[test]
     fn url_shaped_link_citations_show_the_source_title() {
-        let url = "https://h/-/ai/conversations/c/call/b";
-        for md in [
-            format!("<{url}>"),
-            format!("[{url}]({url})"),
-            url.to_owned(),
-        ] {
+        let urls = [
+            "https://h/-/ai/conversations/c/call/b",
+            "https://h/org/proj/-/ai/conversations/c/call/b",
+        ];
+        for md in urls.iter().flat_map(|url| {
+            [
+                format!("<{url}>"),
+                format!("[{url}]({url})"),
+                url.to_string(),
+            ]
+        }) {
             let out = render(&md, &three_sources()).html;
             assert!(
                 out.ends_with(" data-citation-ordinal=\"1\">B</a></p>\n"),
@@ -1316,6 +1329,21 @@ mod tests {
             out.html
         );
         assert!(out.html.starts_with("<p>results[0] and "), "{}", out.html);
+    }
+
+    #[test]
+    fn an_anchored_short_link_template_needs_the_path_to_start_with_it() {
+        let anchored = ShortLinkPattern::new("/-/ai/conversations/{c}/call/{call}", "call")
+            .expect("valid template");
+        let opts = three_sources().with_short_link_patterns(vec![anchored]);
+        let at_root = render("[l](https://h/-/ai/conversations/c/call/b)", &opts);
+        assert_eq!(at_root.citations.occurrences.len(), 1);
+        let under_prefix = render("[l](https://h/o/p/-/ai/conversations/c/call/b)", &opts);
+        assert_eq!(under_prefix.citations.occurrences.len(), 0);
+        assert_eq!(
+            under_prefix.html,
+            "<p><a href=\"https://h/o/p/-/ai/conversations/c/call/b\" rel=\"noopener noreferrer nofollow\">l</a></p>\n"
+        );
     }
 
     #[test]

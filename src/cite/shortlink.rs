@@ -14,23 +14,40 @@ use crate::error::Error;
 /// any host (or a root-relative URL), with an optional trailing slash; a
 /// query string or fragment after it is ignored.
 ///
+/// Anchoring is the template's choice:
+/// - a template starting with `/` matches the whole path, from its first `/`;
+/// - a template starting with `**/` matches the end of the path after any
+///   prefix of whole segments, none included: `**/-/ai/{call}` matches
+///   `/-/ai/c1` and `/org/project/-/ai/c1`, not `/x-/ai/c1`. This is how an
+///   app served under `/{organization}/{project}/` is matched.
+///
 /// # Examples
 /// ```
 /// use citemark::ShortLinkPattern;
 ///
-/// let p = ShortLinkPattern::new("/-/ai/conversations/{conversation}/call/{call}", "call").unwrap();
-/// let m = p.match_url("https://app.example/-/ai/conversations/c9/call/call_1/").unwrap();
+/// let p = ShortLinkPattern::new("**/-/ai/conversations/{conversation}/call/{call}", "call").unwrap();
+/// let m = p.match_url("https://app.example/org/proj/-/ai/conversations/c9/call/call_1/").unwrap();
 /// assert_eq!(m.key, "call_1");
 /// assert_eq!(m.captures["conversation"], "c9");
+/// assert!(p.match_url("https://app.example/-/ai/conversations/c9/call/call_1").is_some());
 /// assert!(p.match_url("https://app.example/other/path").is_none());
+///
+/// let anchored = ShortLinkPattern::new("/-/ai/conversations/{conversation}/call/{call}", "call").unwrap();
+/// assert!(anchored.match_url("https://app.example/org/proj/-/ai/conversations/c9/call/call_1").is_none());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "ShortLinkPatternSpec", into = "ShortLinkPatternSpec")]
 pub struct ShortLinkPattern {
     template: String,
     key: String,
+    /// Whether the template was written `**/…`: any prefix of whole path
+    /// segments may come before it.
+    any_prefix: bool,
     parts: Vec<TemplatePart>,
 }
+
+/// How a template says "after any path prefix".
+const ANY_PREFIX: &str = "**";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum TemplatePart {
@@ -74,10 +91,11 @@ pub struct ShortLinkMatch {
 const PATTERNS_FIELD: &str = "shortLinkPatterns";
 
 impl ShortLinkPattern {
-    /// The default pattern: `/-/ai/conversations/{conversation}/call/{call}`
-    /// keyed by `call`.
+    /// The default pattern: `**/-/ai/conversations/{conversation}/call/{call}`
+    /// keyed by `call`, which matches after any path prefix (the app may be
+    /// served under `/{organization}/{project}/`).
     pub fn default_pattern() -> Self {
-        ShortLinkPattern::new("/-/ai/conversations/{conversation}/call/{call}", "call")
+        ShortLinkPattern::new("**/-/ai/conversations/{conversation}/call/{call}", "call")
             .expect("the built-in pattern is valid")
     }
 
@@ -85,17 +103,21 @@ impl ShortLinkPattern {
     ///
     /// # Errors
     /// [`Error::InvalidOption`] naming `shortLinkPatterns` when the template
-    /// does not start with `/`, has a malformed, duplicate or adjacent
-    /// capture, or has no capture named `key`.
+    /// does not start with `/` or `**/`, has a malformed, duplicate or
+    /// adjacent capture, or has no capture named `key`.
     pub fn new(template: &str, key: &str) -> Result<Self, Error> {
-        if !template.starts_with('/') {
+        let (any_prefix, path) = match template.strip_prefix(ANY_PREFIX) {
+            Some(path) => (true, path),
+            None => (false, template),
+        };
+        if !path.starts_with('/') {
             return Err(Error::invalid(
                 PATTERNS_FIELD,
-                format!("template {template:?} must start with '/'"),
+                format!("template {template:?} must start with '/' or '**/'"),
             ));
         }
         let mut parts = Vec::new();
-        let mut rest = template;
+        let mut rest = path;
         while let Some(open) = rest.find('{') {
             if rest[..open].contains('}') {
                 break; // reported as a stray '}' below
@@ -163,6 +185,7 @@ impl ShortLinkPattern {
         Ok(ShortLinkPattern {
             template: template.to_owned(),
             key: key.to_owned(),
+            any_prefix,
             parts,
         })
     }
@@ -192,6 +215,16 @@ impl ShortLinkPattern {
             .strip_suffix('/')
             .filter(|p| !p.is_empty())
             .unwrap_or(path);
+        if !self.any_prefix {
+            return self.match_path(path);
+        }
+        // The template starts with '/', so it can only begin where a segment does.
+        path.match_indices('/')
+            .find_map(|(start, _)| self.match_path(&path[start..]))
+    }
+
+    /// Matches the template against the whole of `path`.
+    fn match_path(&self, path: &str) -> Option<ShortLinkMatch> {
         let mut captures = BTreeMap::new();
         let mut rest = path;
         for part in &self.parts {
@@ -273,9 +306,53 @@ mod tests {
     }
 
     #[test]
+    fn any_prefix_matches_after_whole_segments_only() {
+        let p = ShortLinkPattern::default_pattern();
+        for url in [
+            "https://ui.example.org/o/p/-/ai/conversations/c1/call/5d2e8f90-1111-2222-3333-444455556666",
+            "https://a.b/org/proj/-/ai/conversations/x-1/call/c_2/",
+            "/org/-/ai/conversations/x-1/call/c_2?tab=1#top",
+            "https://a.b/-/ai/conversations/x-1/call/c_2",
+            // The last occurrence counts when the prefix itself looks alike.
+            "https://a.b/-/ai/conversations/x/call/y/-/ai/conversations/x-1/call/c_2",
+        ] {
+            let m = p.match_url(url);
+            assert!(m.is_some(), "{url}");
+        }
+        for url in [
+            "https://a.b/org-/ai/conversations/x-1/call/c_2",
+            "https://a.b/o/p/-/ai/conversations/x-1/call/c_2/more",
+            "https://a.b/o/p/-/ai/conversations/x-1/call/",
+        ] {
+            assert!(p.match_url(url).is_none(), "{url}");
+        }
+        let m = p
+            .match_url("https://a.b/o/p/-/ai/conversations/x-1/call/c_2")
+            .map(|m| (m.key, m.captures["conversation"].clone()));
+        assert_eq!(m, Some(("c_2".to_owned(), "x-1".to_owned())));
+    }
+
+    #[test]
+    fn anchored_templates_match_from_the_path_start() {
+        let p = ShortLinkPattern::new("/-/ai/conversations/{conversation}/call/{call}", "call")
+            .unwrap();
+        assert!(p
+            .match_url("https://a.b/-/ai/conversations/x/call/c")
+            .is_some());
+        assert!(p
+            .match_url("https://a.b/o/p/-/ai/conversations/x/call/c")
+            .is_none());
+        let round_trip: ShortLinkPattern =
+            serde_json::from_value(serde_json::to_value(&p).unwrap()).unwrap();
+        assert_eq!(round_trip, p);
+    }
+
+    #[test]
     fn bad_templates_name_the_field() {
         for (t, k) in [
             ("no-slash/{a}", "a"),
+            ("**{a}", "a"),
+            ("*/x/{a}", "a"),
             ("/{a}{b}", "a"),
             ("/{a", "a"),
             ("/{a}/{a}", "a"),

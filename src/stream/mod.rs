@@ -39,7 +39,7 @@ use crate::cite::index::{IndexBuilder, IndexMark, Offset};
 use crate::cite::{marker_definitions, Citations};
 use crate::html::{html_capacity, write_html, SourceAttributes, WrittenPart};
 use crate::options::Options;
-use crate::parse::{parse, parse_noting_broken_links, unix_line_endings};
+use crate::parse::{parse, parse_noting_broken_links, unix_line_endings, without_byte_order_mark};
 use crate::source::{Source, SourceOrder, SourceTable};
 use crate::{CitationIndex, Occurrence};
 use boundary::{early_cut, is_blank, last_cut, Reached, UpTo, DECIDED_BY};
@@ -406,6 +406,7 @@ impl Stream {
     /// after every chunk.
     pub fn push_deferred(&mut self, chunk: &str) -> Patch {
         self.patches += 1;
+        let chunk = self.without_byte_order_mark(chunk);
         let chunk = &*self.with_line_feeds(chunk);
         let line_was = self.open.len() - self.line_start;
         let newline = chunk.find_last(b'\n');
@@ -648,6 +649,19 @@ impl Stream {
     /// `chunk` with its lone CRs made line feeds, as every parse reads them
     /// ([`unix_line_endings`]), so that the open text's lines are the
     /// parser's. A CR ending the chunk waits for the next one.
+    /// `chunk` without the byte-order mark the message may start with,
+    /// counted as committed so that ranges still point into the input
+    /// (as [`crate::render`] does).
+    fn without_byte_order_mark<'c>(&mut self, chunk: &'c str) -> &'c str {
+        let at_start = self.committed == 0 && self.open.is_empty() && !self.held_cr;
+        if !at_start {
+            return chunk;
+        }
+        let (chunk, bom) = without_byte_order_mark(chunk);
+        self.committed += bom;
+        chunk
+    }
+
     fn with_line_feeds<'c>(&mut self, chunk: &'c str) -> Cow<'c, str> {
         let held = std::mem::take(&mut self.held_cr);
         if !held && !has_byte(chunk, b'\r') {
@@ -1670,7 +1684,8 @@ mod tests {
 
     #[test]
     fn a_link_being_typed_keeps_the_tail_until_it_ends() {
-        let message = "Support got tickets ([support tickets](https://h/-/ai/conversations/c_1/\
+        let message =
+            "Support got tickets ([support tickets](https://h/o/p/-/ai/conversations/c_1/\
                        call/call_t)). See the [docs page](https://d.example/a_b?x=1#y) and \
                        ([x](https://e.example/ a)) or ([1](https://f/) [y](z)] ([a] b) end";
         for chunk in [1, 2, 3, 4, 5] {

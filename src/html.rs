@@ -77,7 +77,8 @@ where
 /// A citation element being written.
 struct OpenCitation {
     ordinal: u32,
-    kind: CitationKind,
+    /// Written inside `<sup>`.
+    superscript: bool,
     /// Icon mode: the content is not written.
     icon: bool,
     wrote_content: bool,
@@ -703,7 +704,9 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
         let mode = self.options.mode;
         let icon = mode == Mode::Icon;
         let as_button = mode == Mode::Button || (icon && self.options.embedded);
-        let superscript = view.kind == CitationKind::Index && !icon;
+        // A marker shows its number raised; one with a label of its own
+        // (`[the docs][1]`) reads as a link.
+        let superscript = view.kind == CitationKind::Index && !icon && view.label == view.key;
         self.write(citation_opening(superscript, as_button, view.resolved));
         match view.shared_with_source {
             // Every citation of a source links and titles alike: write those
@@ -740,7 +743,7 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
         }
         self.citation = Some(OpenCitation {
             ordinal: view.ordinal,
-            kind: view.kind,
+            superscript,
             icon,
             wrote_content: false,
         });
@@ -775,7 +778,7 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
         let as_button =
             self.options.mode == Mode::Button || (citation.icon && self.options.embedded);
         self.write(if as_button { "</button>" } else { "</a>" });
-        if citation.kind == CitationKind::Index && !citation.icon {
+        if citation.superscript {
             self.write("</sup>");
         }
     }

@@ -49,3 +49,95 @@ fn github_alerts_are_blockquotes_with_a_class_per_kind() {
         assert!(html.starts_with("<blockquote>\n"), "{md:?} -> {html}");
     }
 }
+
+/// Two sources numbered 1 and 2 (`index`), each with an `href`.
+fn two_sources() -> Options {
+    Options::default()
+        .with_sources_json(
+            r#"[{"index": 1, "title": "One", "href": "https://one.example/"},
+                {"index": 2, "title": "Two", "href": "https://two.example/"}]"#,
+        )
+        .expect("valid sources")
+}
+
+#[test]
+fn a_marker_as_link_text_is_a_marker_citation_carrying_its_url() {
+    let md = "Rates rose [1](https://news.example/a) and [[2]](https://news.example/b).\n";
+    // Without sources the link's URL is the href, and the index keeps it.
+    let out = rendered(md, &Options::default());
+    assert_eq!(
+        out.html,
+        "<p>Rates rose <sup><a class=\"citation citation-unresolved\" href=\"https://news.example/a\" \
+         title=\"1\" rel=\"noopener noreferrer nofollow\" data-citation-key=\"1\" data-citation-kind=\"index\" \
+         data-citation-ordinal=\"1\">1</a></sup> and <sup><a class=\"citation citation-unresolved\" \
+         href=\"https://news.example/b\" title=\"2\" rel=\"noopener noreferrer nofollow\" data-citation-key=\"2\" \
+         data-citation-kind=\"index\" data-citation-ordinal=\"2\">2</a></sup>.</p>\n"
+    );
+    let urls: Vec<_> = out.citations.occurrences.iter().map(|o| o.url.as_deref()).collect();
+    assert_eq!(urls, [Some("https://news.example/a"), Some("https://news.example/b")]);
+    assert_eq!(&md[out.citations.occurrences[0].range.start..out.citations.occurrences[0].range.end],
+        "[1](https://news.example/a)");
+    // A source with that number is what it cites: its href and title.
+    let out = rendered(md, &two_sources());
+    assert!(out.html.contains("href=\"https://one.example/\" title=\"One\""), "{}", out.html);
+    assert!(out.citations.occurrences.iter().all(|o| o.resolved));
+    assert_eq!(out.citations.occurrences[0].url.as_deref(), Some("https://news.example/a"));
+    // No source numbered 7: the link still cites, with its own URL.
+    let seventh = rendered("see [7](https://x.example/7)\n", &two_sources());
+    assert!(seventh.html.contains("href=\"https://x.example/7\""), "{}", seventh.html);
+    assert!(!seventh.citations.occurrences[0].resolved);
+}
+
+#[test]
+fn marker_links_are_only_whole_numbers_in_inline_links() {
+    for md in [
+        "[0](https://x.example/)",
+        "[1a](https://x.example/)",
+        "[1, 2](https://x.example/)",
+        "[*1*](https://x.example/)",
+        "`[1](https://x.example/)`",
+    ] {
+        let out = rendered(md, &Options::default());
+        assert!(out.citations.occurrences.is_empty(), "{md} -> {}", out.html);
+    }
+}
+
+#[test]
+fn a_marker_link_never_hands_over_a_script_url() {
+    let out = rendered("x [1](javascript:alert(1)) y\n", &Options::default());
+    assert!(!out.html.contains("javascript"), "{}", out.html);
+    assert_eq!(out.citations.occurrences.len(), 1);
+    assert_eq!(out.citations.occurrences[0].url, None);
+}
+
+#[test]
+fn a_label_before_an_undefined_marker_reference_labels_one_citation() {
+    let md = "See [the rollout notes][2] and [2][1], then ![chart][1] and \\[kept][2].\n";
+    let out = rendered(md, &two_sources());
+    let cited: Vec<(&str, &str)> = out
+        .citations
+        .occurrences
+        .iter()
+        .map(|o| (o.key.as_str(), o.label.as_str()))
+        .collect();
+    assert_eq!(
+        cited,
+        [("2", "the rollout notes"), ("2", "2"), ("1", "1"), ("1", "1"), ("2", "2")]
+    );
+    assert!(
+        out.html.starts_with(
+            "<p>See <a class=\"citation\" href=\"https://two.example/\" title=\"Two\" \
+             rel=\"noopener noreferrer nofollow\" data-citation-key=\"2\" data-citation-kind=\"index\" \
+             data-citation-ordinal=\"1\">the rollout notes</a> and <sup>"
+        ),
+        "{}",
+        out.html
+    );
+    assert!(out.html.contains(" then ![chart]<sup>"), "{}", out.html);
+    assert!(out.html.contains(" and [kept]<sup>"), "{}", out.html);
+    let first = &out.citations.occurrences[0].range;
+    assert_eq!(&md[first.start..first.end], "[the rollout notes][2]");
+    // A number no source has stays text, label and all.
+    let html = rendered("See [notes][9].\n", &two_sources()).html;
+    assert_eq!(html, "<p>See [notes][9].</p>\n");
+}

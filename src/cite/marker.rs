@@ -10,7 +10,7 @@ use std::ops::Range;
 /// The widest range `[a-b]` expanded into citations; a wider one is text.
 const MAX_RANGE_SPAN: u32 = 20;
 /// The most digits read as a number (keeps it inside `u32`).
-const MAX_DIGITS: usize = 9;
+pub(crate) const MAX_DIGITS: usize = 9;
 
 /// One bracketed marker group, such as `[1, 3]`.
 #[derive(Debug, Clone, PartialEq, Eq)]

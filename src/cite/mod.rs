@@ -500,6 +500,15 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
                             self.open_link_citation(found, close);
                             continue;
                         }
+                        if let Some((found, close)) = self.marker_link(&link, &run[i..], &range) {
+                            // The writer shows the number, as for `[1]`.
+                            run[i + 1..i + close]
+                                .iter_mut()
+                                .for_each(|(e, _)| *e = Event::SoftBreak);
+                            self.skip_until = Some(i + close);
+                            self.open_link_citation(found, i + close);
+                            continue;
+                        }
                     }
                     self.link_depth += 1;
                     self.push(Event::Start(link));
@@ -545,6 +554,56 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
         if let Some(text) = self.held_text.take() {
             (self.sink)(Ev::Md(Event::Text(text)), &*self.resolver);
         }
+    }
+
+    /// `[1](https://…)` and `[[1]](https://…)`, the form web-search answers
+    /// use: an inline link whose whole text is one marker number cites that
+    /// number, and its URL is the `href` when no source has the number.
+    /// `link` starts `run`; returns the citation and where the link ends in
+    /// `run`.
+    fn marker_link(
+        &self,
+        link: &Tag<'_>,
+        run: &[(Event<'a>, Range<usize>)],
+        range: &Range<usize>,
+    ) -> Option<(Found, usize)> {
+        let Tag::Link {
+            link_type: LinkType::Inline,
+            dest_url,
+            ..
+        } = link
+        else {
+            return None;
+        };
+        if !self.syntaxes().markers {
+            return None;
+        }
+        let texts = run[1..]
+            .iter()
+            .take_while(|(e, _)| matches!(e, Event::Text(_)))
+            .count();
+        let close = 1 + texts;
+        if texts == 0 || !matches!(run.get(close), Some((Event::End(TagEnd::Link), _))) {
+            return None;
+        }
+        let label = plain_text(&run[1..close]);
+        let number = label
+            .strip_prefix('[')
+            .and_then(|l| l.strip_suffix(']'))
+            .unwrap_or(&label);
+        let digits = number.len();
+        let numeric = (1..=marker::MAX_DIGITS).contains(&digits)
+            && number.bytes().all(|b| b.is_ascii_digit())
+            && number.bytes().any(|b| b != b'0');
+        if !numeric {
+            return None;
+        }
+        let key = number.trim_start_matches('0').to_owned();
+        let mut found = Found::new(CitationKind::Index, key.clone(), key, range.clone());
+        // (The index never hands the host a URL the policy would not link.)
+        found.url = crate::url::is_allowed(dest_url, self.resolver.options.urls)
+            .then(|| dest_url.to_string());
+        Some((found, close))
     }
 
     /// Starts a citation made from a markdown link whose end is at `close`.
@@ -781,7 +840,7 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
         }
         if items.is_empty() {
             for marker in marker::find_markers(text) {
-                self.marker_items(marker, items);
+                self.marker_items(text, marker, items);
             }
             return;
         }
@@ -799,24 +858,43 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
             {
                 continue; // inside a URL
             }
-            self.marker_items(marker, items);
+            self.marker_items(text, marker, items);
         }
         items.extend(url_items);
     }
 
     /// The citations of one marker group; numbers no source has stay text.
-    fn marker_items(&mut self, marker: marker::Marker, items: &mut Vec<TextItem>) {
-        let (source_range, verbatim) = self.text.source_range(self.markdown, &marker.range);
+    /// A single marker right after a bracketed label (`[the docs][1]`,
+    /// which CommonMark leaves as text when no `[1]:` is defined) is one
+    /// citation labelled with it.
+    fn marker_items(&mut self, text: &str, marker: marker::Marker, items: &mut Vec<TextItem>) {
         let escaped = |at: usize| {
             let before = &self.markdown.as_bytes()[..at.min(self.markdown.len())];
             before.iter().rev().take_while(|b| **b == b'\\').count() % 2 == 1
         };
         // `\[1\]` is the writer asking for literal brackets.
-        if !verbatim || escaped(source_range.start) || escaped(source_range.end.saturating_sub(1)) {
-            return;
-        }
+        let literal = |(range, verbatim): &(Range<usize>, bool)| {
+            !verbatim || escaped(range.start) || escaped(range.end.saturating_sub(1))
+        };
+        let after = items.last().map_or(0, |item| item.range().end);
+        let labelled = labelled_by(text, &marker, after)
+            .map(|label| {
+                let group = label.start - 1..marker.range.end;
+                (label, self.text.source_range(self.markdown, &group), group)
+            })
+            .filter(|(_, source, _)| !literal(source));
+        let (label, (source_range, _), group) = match labelled {
+            Some((label, source, group)) => (Some(label), source, group),
+            None => {
+                let source = self.text.source_range(self.markdown, &marker.range);
+                if literal(&source) {
+                    return;
+                }
+                (None, source, marker.range.clone())
+            }
+        };
         // The group's text goes to its first citation; the rest are zero-width.
-        let mut range = marker.range.clone();
+        let mut range = group;
         for number in marker.numbers() {
             let table = self.resolver.table();
             let has_source = table.by_index(number).is_some();
@@ -833,7 +911,8 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
                 continue;
             }
             let key = number.to_string();
-            let mut found = Found::new(CitationKind::Index, key.clone(), key, source_range.clone());
+            let shown = label.as_ref().map_or_else(|| key.clone(), |l| text[l.clone()].to_owned());
+            let mut found = Found::new(CitationKind::Index, key, shown, source_range.clone());
             found.fragment = marker.fragment.clone();
             items.push(TextItem::Citation {
                 range: range.clone(),
@@ -888,6 +967,25 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
             self.push(Event::Text(slice(text, written..text.len())));
         }
     }
+}
+
+/// The label of `[label][1]`: the text inside the brackets that end right
+/// before a single-number `marker`, at or after `after` (where the text
+/// before is still free). Not when the label is empty, holds brackets, is
+/// itself a marker (`[2][3]` is two) or is an image's (`![alt][1]`).
+fn labelled_by(text: &str, marker: &marker::Marker, after: usize) -> Option<Range<usize>> {
+    let mut numbers = marker.numbers();
+    if numbers.next().is_none() || numbers.next().is_some() || marker.fragment.is_some() {
+        return None;
+    }
+    let before = text.get(after..marker.range.start)?.strip_suffix(']')?;
+    let open = before.rfind(['[', ']']).filter(|&o| before.as_bytes()[o] == b'[')?;
+    let label = &before[open + 1..];
+    let image = before[..open].ends_with('!');
+    if label.trim().is_empty() || image || is_marker_label(label) {
+        return None;
+    }
+    Some(after + open + 1..after + before.len())
 }
 
 /// LLMs glue markers to URLs (`https://x.example/report[1]`); GFM would

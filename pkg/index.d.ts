@@ -28,7 +28,10 @@ export type RawHtml = "sanitize" | "escape" | "strip";
  */
 export type Images = "show" | "link" | "alt";
 
-/** The citation syntaxes to recognize; each defaults to `true`. */
+/**
+ * The citation syntaxes to recognize; each defaults to `true` except the
+ * opt-in marker spellings `copilotMarkers` and `promptMarkers`.
+ */
 export interface Syntaxes {
   /** `<cite id="call_1">label</cite>`. */
   citeTags?: boolean;
@@ -40,6 +43,12 @@ export interface Syntaxes {
   queryLinks?: boolean;
   /** Clean up LLM slips around citation links. */
   recovery?: boolean;
+  /** Copilot's `[^1^]`. Default `false`. */
+  copilotMarkers?: boolean;
+  /** Prompt templates' `[citation:3]` and `[source: 3]`. Default `false`. */
+  promptMarkers?: boolean;
+  /** OpenAI file search's `【3†source】` and `【3:0†file.pdf】`. Default `true`. */
+  fileSearchMarkers?: boolean;
 }
 
 /** A URL path template whose `{name}` segments capture; `key` names the capture that is the citation key. */

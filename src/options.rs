@@ -134,7 +134,9 @@ pub enum Images {
     Alt,
 }
 
-/// The citation syntaxes to recognize; all on by default.
+/// The citation syntaxes to recognize. On by default: every one but the
+/// marker spellings that can be ordinary text elsewhere (`[^1^]`,
+/// `[citation:3]`), which are opt-in.
 ///
 /// # Examples
 /// ```
@@ -143,6 +145,10 @@ pub enum Images {
 /// let only_tags = Options::default().with_syntaxes(Syntaxes { markers: false, ..Syntaxes::default() });
 /// let out = render("See [1].", &only_tags);
 /// assert_eq!(out.html, "<p>See [1].</p>\n");
+///
+/// let prompt = Options::default().with_syntaxes(Syntaxes { prompt_markers: true, ..Syntaxes::default() });
+/// let out = render("See [citation:1].", &prompt);
+/// assert_eq!(out.citations.occurrences[0].key, "1");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
@@ -158,16 +164,31 @@ pub struct Syntaxes {
     /// Clean up LLM slips around citation links: `([label](url))`,
     /// `([label](url)`, and short-link URLs pasted bare in parentheses.
     pub recovery: bool,
+    /// Copilot's `[^1^]` (also `[^1, 2^]`). Off by default: it is a
+    /// footnote reference's spelling when `[^1^]:` is defined.
+    pub copilot_markers: bool,
+    /// Prompt templates' `[citation:3]` and `[source: 3]` (any case, also
+    /// `[citation:1, 2]`). Off by default: `[source: 3]` can be prose.
+    pub prompt_markers: bool,
+    /// OpenAI file search's plain-text markers, `【3†source】` and
+    /// `【3:0†report.pdf】`, citing source 3. On by default: prose never
+    /// reads so.
+    pub file_search_markers: bool,
 }
 
 impl Default for Syntaxes {
+    /// Every syntax but the opt-in marker spellings.
     fn default() -> Self {
-        Syntaxes::all()
+        Syntaxes {
+            copilot_markers: false,
+            prompt_markers: false,
+            ..Syntaxes::all()
+        }
     }
 }
 
 impl Syntaxes {
-    /// Every syntax on (the default).
+    /// Every syntax on, the opt-in ones included.
     pub const fn all() -> Self {
         Syntaxes {
             cite_tags: true,
@@ -175,6 +196,9 @@ impl Syntaxes {
             short_links: true,
             query_links: true,
             recovery: true,
+            copilot_markers: true,
+            prompt_markers: true,
+            file_search_markers: true,
         }
     }
 
@@ -186,6 +210,9 @@ impl Syntaxes {
             short_links: false,
             query_links: false,
             recovery: false,
+            copilot_markers: false,
+            prompt_markers: false,
+            file_search_markers: false,
         }
     }
 }
@@ -300,7 +327,7 @@ impl Default for Options {
             embedded: false,
             raw_html: RawHtml::Sanitize,
             urls: UrlPolicy::Safe,
-            syntaxes: Syntaxes::all(),
+            syntaxes: Syntaxes::default(),
             short_link_patterns: vec![ShortLinkPattern::default_pattern()],
             autolinks: true,
             link_rel: Some(DEFAULT_LINK_REL.to_owned()),

@@ -3,7 +3,7 @@
 //! Each form is checked rendered once and streamed in small chunks, where
 //! it must give the same HTML and citations.
 
-use citemark::{render, Options, Rendered};
+use citemark::{render, Options, Rendered, Syntaxes};
 
 mod common;
 
@@ -73,18 +73,43 @@ fn a_marker_as_link_text_is_a_marker_citation_carrying_its_url() {
          href=\"https://news.example/b\" title=\"2\" rel=\"noopener noreferrer nofollow\" data-citation-key=\"2\" \
          data-citation-kind=\"index\" data-citation-ordinal=\"2\">2</a></sup>.</p>\n"
     );
-    let urls: Vec<_> = out.citations.occurrences.iter().map(|o| o.url.as_deref()).collect();
-    assert_eq!(urls, [Some("https://news.example/a"), Some("https://news.example/b")]);
-    assert_eq!(&md[out.citations.occurrences[0].range.start..out.citations.occurrences[0].range.end],
-        "[1](https://news.example/a)");
+    let urls: Vec<_> = out
+        .citations
+        .occurrences
+        .iter()
+        .map(|o| o.url.as_deref())
+        .collect();
+    assert_eq!(
+        urls,
+        [
+            Some("https://news.example/a"),
+            Some("https://news.example/b")
+        ]
+    );
+    assert_eq!(
+        &md[out.citations.occurrences[0].range.start..out.citations.occurrences[0].range.end],
+        "[1](https://news.example/a)"
+    );
     // A source with that number is what it cites: its href and title.
     let out = rendered(md, &two_sources());
-    assert!(out.html.contains("href=\"https://one.example/\" title=\"One\""), "{}", out.html);
+    assert!(
+        out.html
+            .contains("href=\"https://one.example/\" title=\"One\""),
+        "{}",
+        out.html
+    );
     assert!(out.citations.occurrences.iter().all(|o| o.resolved));
-    assert_eq!(out.citations.occurrences[0].url.as_deref(), Some("https://news.example/a"));
+    assert_eq!(
+        out.citations.occurrences[0].url.as_deref(),
+        Some("https://news.example/a")
+    );
     // No source numbered 7: the link still cites, with its own URL.
     let seventh = rendered("see [7](https://x.example/7)\n", &two_sources());
-    assert!(seventh.html.contains("href=\"https://x.example/7\""), "{}", seventh.html);
+    assert!(
+        seventh.html.contains("href=\"https://x.example/7\""),
+        "{}",
+        seventh.html
+    );
     assert!(!seventh.citations.occurrences[0].resolved);
 }
 
@@ -122,7 +147,13 @@ fn a_label_before_an_undefined_marker_reference_labels_one_citation() {
         .collect();
     assert_eq!(
         cited,
-        [("2", "the rollout notes"), ("2", "2"), ("1", "1"), ("1", "1"), ("2", "2")]
+        [
+            ("2", "the rollout notes"),
+            ("2", "2"),
+            ("1", "1"),
+            ("1", "1"),
+            ("2", "2")
+        ]
     );
     assert!(
         out.html.starts_with(
@@ -140,4 +171,77 @@ fn a_label_before_an_undefined_marker_reference_labels_one_citation() {
     // A number no source has stays text, label and all.
     let html = rendered("See [notes][9].\n", &two_sources()).html;
     assert_eq!(html, "<p>See [notes][9].</p>\n");
+}
+
+/// The default syntaxes with `enable` switched on.
+fn with_syntaxes(enable: fn(&mut Syntaxes)) -> Options {
+    let mut syntaxes = Syntaxes::default();
+    enable(&mut syntaxes);
+    Options::default().with_syntaxes(syntaxes)
+}
+
+/// The keys and labels of what `md` cites.
+fn cited(out: &Rendered) -> Vec<(String, String)> {
+    out.citations
+        .occurrences
+        .iter()
+        .map(|o| (o.key.clone(), o.label.clone()))
+        .collect()
+}
+
+#[test]
+fn other_products_marker_spellings_are_each_a_switch() {
+    let md = "Copilot[^1^] and [^2, 3^], a prompt's [citation:4] and [Source: 5], \
+              file search's \u{3010}6\u{2020}source\u{3011} and \u{3010}7:0\u{2020}q3.pdf\u{3011}.\n";
+    let pairs = |keys: &[&str]| -> Vec<(String, String)> {
+        keys.iter()
+            .map(|k| (k.to_string(), k.to_string()))
+            .collect()
+    };
+    // By default only the unambiguous file-search form cites.
+    let out = rendered(md, &Options::default());
+    assert_eq!(cited(&out), pairs(&["6", "7"]));
+    assert!(out
+        .html
+        .contains("Copilot[^1^] and [^2, 3^], a prompt's [citation:4] and [Source: 5]"));
+    assert!(!out.html.contains('\u{3010}'), "{}", out.html);
+    let out = rendered(md, &with_syntaxes(|s| s.copilot_markers = true));
+    assert_eq!(cited(&out), pairs(&["1", "2", "3", "6", "7"]));
+    let out = rendered(md, &with_syntaxes(|s| s.prompt_markers = true));
+    assert_eq!(cited(&out), pairs(&["4", "5", "6", "7"]));
+    let out = rendered(md, &with_syntaxes(|s| s.file_search_markers = false));
+    assert!(out.citations.occurrences.is_empty(), "{}", out.html);
+    // Each is a marker like `[1]`: raised, with the number shown.
+    let out = rendered(
+        "a[citation:1] b",
+        &with_syntaxes(|s| s.prompt_markers = true),
+    );
+    assert_eq!(
+        out.html,
+        "<p>a<sup><a class=\"citation citation-unresolved\" title=\"1\" data-citation-key=\"1\" \
+         data-citation-kind=\"index\" data-citation-ordinal=\"1\">1</a></sup> b</p>\n"
+    );
+}
+
+#[test]
+fn other_spellings_stay_text_in_code_and_as_footnotes() {
+    let options = Options::default().with_syntaxes(Syntaxes::all());
+    let md = "`[^1^]` and `\u{3010}2\u{2020}source\u{3011}`\n\n```\n[citation:3]\n```\n\nSee[^1^].\n\n[^1^]: A real footnote.\n";
+    let out = rendered(md, &options);
+    assert!(out.citations.occurrences.is_empty(), "{}", out.html);
+    assert!(
+        out.html.contains("class=\"footnote-reference\""),
+        "{}",
+        out.html
+    );
+}
+
+#[test]
+fn the_options_json_names_the_switches() {
+    let options = Options::from_json(
+        r#"{"syntaxes": {"copilotMarkers": true, "promptMarkers": true, "fileSearchMarkers": false}}"#,
+    )
+    .expect("valid options");
+    assert!(options.syntaxes.copilot_markers && options.syntaxes.prompt_markers);
+    assert!(!options.syntaxes.file_search_markers && options.syntaxes.markers);
 }

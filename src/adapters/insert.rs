@@ -19,7 +19,7 @@ use std::ops::Range;
 use pulldown_cmark::{Event, Tag};
 
 use crate::autolink::find_autolinks;
-use crate::cite::marker::find_markers;
+use crate::cite::marker::{find_markers, Spellings};
 use crate::parse::{parse, unix_line_endings};
 use crate::sort::sort_by;
 
@@ -197,7 +197,7 @@ impl<'m> Layout<'m> {
             return Vec::new();
         };
         let urls = find_autolinks(text).into_iter().map(|link| link.range);
-        let markers = find_markers(text).map(|marker| marker.range);
+        let markers = find_markers(text, Spellings::PLAIN).map(|marker| marker.range);
         urls.chain(markers)
             .map(|r| base + r.start..base + r.end)
             .collect()

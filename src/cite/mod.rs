@@ -261,7 +261,9 @@ where
         let source = self.markdown.get(range.clone()).unwrap_or(self.markdown);
         if may_contain_autolink(source) {
             BlockContent::Any
-        } else if memchr::memchr2(b'[', b'<', source.as_bytes()).is_some() {
+        } else if memchr::memchr2(b'[', b'<', source.as_bytes()).is_some()
+            || (options.syntaxes.file_search_markers && source.contains('\u{3010}'))
+        {
             BlockContent::NoBareUrls
         } else {
             BlockContent::Plain
@@ -835,17 +837,18 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
                 }
             }
         }
-        if !syntaxes.markers {
+        let spellings = marker::Spellings::of(syntaxes);
+        if !spellings.any() {
             return;
         }
         if items.is_empty() {
-            for marker in marker::find_markers(text) {
+            for marker in marker::find_markers(text, spellings) {
                 self.marker_items(text, marker, items);
             }
             return;
         }
         let mut url_items = std::mem::take(items).into_iter().peekable();
-        for marker in marker::find_markers(text) {
+        for marker in marker::find_markers(text, spellings) {
             while url_items
                 .peek()
                 .is_some_and(|u| u.range().end <= marker.range.start)
@@ -911,7 +914,9 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
                 continue;
             }
             let key = number.to_string();
-            let shown = label.as_ref().map_or_else(|| key.clone(), |l| text[l.clone()].to_owned());
+            let shown = label
+                .as_ref()
+                .map_or_else(|| key.clone(), |l| text[l.clone()].to_owned());
             let mut found = Found::new(CitationKind::Index, key, shown, source_range.clone());
             found.fragment = marker.fragment.clone();
             items.push(TextItem::Citation {
@@ -979,7 +984,9 @@ fn labelled_by(text: &str, marker: &marker::Marker, after: usize) -> Option<Rang
         return None;
     }
     let before = text.get(after..marker.range.start)?.strip_suffix(']')?;
-    let open = before.rfind(['[', ']']).filter(|&o| before.as_bytes()[o] == b'[')?;
+    let open = before
+        .rfind(['[', ']'])
+        .filter(|&o| before.as_bytes()[o] == b'[')?;
     let label = &before[open + 1..];
     let image = before[..open].ends_with('!');
     if label.trim().is_empty() || image || is_marker_label(label) {
@@ -993,7 +1000,7 @@ fn labelled_by(text: &str, marker: &marker::Marker, after: usize) -> Option<Rang
 fn trim_trailing_markers(text: &str, link: &mut Autolink) {
     let link_text = &text[link.range.clone()];
     let mut cut = link_text.len();
-    let markers: Vec<_> = marker::find_markers(link_text).collect();
+    let markers: Vec<_> = marker::find_markers(link_text, marker::Spellings::PLAIN).collect();
     for m in markers.iter().rev() {
         if m.range.end != cut || m.range.start == 0 {
             break;

@@ -420,6 +420,10 @@ fn hide_unfinished_end(block: &mut String, holds: Holds, scratch: &mut Scratch) 
     if hide_unfinished_bracket(block, holds, &mut scratch.brackets) {
         return;
     }
+    if let Some(open) = unfinished_file_search_marker(block) {
+        block.truncate(open);
+        return;
+    }
     let line_start = match holds.newline {
         true => block.find_last(b'\n').map_or(0, |i| i + 1),
         false => 0,
@@ -571,6 +575,7 @@ fn hide_unfinished_bracket(block: &mut String, holds: Holds, open: &mut Vec<usiz
         let held = inner.is_empty()
             || matches!(inner, " " | "x" | "X")
             || inner.starts_with('^')
+            || is_prompt_marker_start(inner)
             || (inner.as_bytes()[0].is_ascii_digit()
                 && inner.bytes().all(|b| {
                     b.is_ascii_alphanumeric() || matches!(b, b',' | b' ' | b'-' | b'#' | b'=')
@@ -607,7 +612,8 @@ fn hide_unfinished_bracket(block: &mut String, holds: Holds, open: &mut Vec<usiz
                 block.truncate(open);
                 return true;
             }
-            let marker = inner.bytes().next().is_some_and(|b| b.is_ascii_digit());
+            let marker = inner.bytes().next().is_some_and(|b| b.is_ascii_digit())
+                || is_prompt_marker_start(inner);
             if !marker && !inner.starts_with('^') {
                 show_label(block, open, block.len() - 1);
                 return true;
@@ -615,6 +621,31 @@ fn hide_unfinished_bracket(block: &mut String, holds: Holds, open: &mut Vec<usiz
         }
     }
     false
+}
+
+/// Whether `inner` (after a `[`) may be a prompt template's marker being
+/// typed, `[citation:1` or `[Source: 1, 2`: held like `[1`, not shown as
+/// a label that then turns into a citation.
+fn is_prompt_marker_start(inner: &str) -> bool {
+    let Some((word, numbers)) = inner.split_once(':') else {
+        return false;
+    };
+    ["citation", "source"]
+        .iter()
+        .any(|w| w.eq_ignore_ascii_case(word))
+        && numbers
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b',' | b' '))
+}
+
+/// OpenAI file search's `【3†source】` being typed at the end of `block`:
+/// where its `【` is. (Its label is a file name, held to its `】`.)
+fn unfinished_file_search_marker(block: &str) -> Option<usize> {
+    let open = block.rfind('\u{3010}')?;
+    let rest = &block[open + '\u{3010}'.len_utf8()..];
+    let (number, label) = rest.split_once('\u{2020}').unwrap_or((rest, ""));
+    let number_like = number.bytes().all(|b| b.is_ascii_digit() || b == b':');
+    (number_like && !label.contains(['\u{3011}', '\n'])).then_some(open)
 }
 
 /// Where the destination of the link being typed at the end of `text`
@@ -923,6 +954,21 @@ mod tests {
         shows("done [1]", "done [1]");
         shows("- [ ]", "-");
         shows("see [^fo", "see");
+        shows("see [^1^", "see");
+        shows("see [citation:1", "see");
+        shows("see [Source: 1, ", "see");
+        shows("see [citation:1]", "see [citation:1]");
+        shows("see [source: the report", "see source: the report");
+        shows("see \u{3010}3", "see");
+        shows("see \u{3010}3:0\u{2020}report.p", "see");
+        shows(
+            "see \u{3010}3\u{2020}source\u{3011}",
+            "see \u{3010}3\u{2020}source\u{3011}",
+        );
+        shows(
+            "\u{3010}note\u{3011} \u{3010}title",
+            "\u{3010}note\u{3011} \u{3010}title",
+        );
         shows("half ([open query](https://app/-/open-q", "half");
         shows("half (", "half");
         shows(

@@ -57,6 +57,7 @@ mod autolink;
 mod cite;
 mod error;
 mod html;
+mod math;
 mod options;
 mod parse;
 mod render;

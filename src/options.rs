@@ -310,6 +310,18 @@ pub struct Options {
     /// # Defaults
     /// [`Images::Show`].
     pub images: Images,
+    /// TeX math, in the four spellings models write: `$…$` and `\(…\)`
+    /// inline, `$$…$$` and `\[…\]` displayed. Each becomes
+    /// `<span class="math math-inline">` (or `math-display`) holding the
+    /// TeX as escaped text, for the host to typeset (KaTeX, MathJax).
+    /// Currency stays text (`$5 and $10`), math never holds citations,
+    /// and `\[1\]` (brackets around a marker's content) stays the
+    /// escaped brackets it is in CommonMark. `false`: CommonMark, where
+    /// `\(` is an escaped `(`.
+    ///
+    /// # Defaults
+    /// `true`.
+    pub math: bool,
 }
 
 /// The prefix citemark gives the ids it writes, by default.
@@ -334,14 +346,15 @@ impl Default for Options {
             id_prefix: DEFAULT_ID_PREFIX.to_owned(),
             link_target: None,
             images: Images::Show,
+            math: true,
         }
     }
 }
 
 impl Options {
     /// Options for a plain CommonMark + GFM renderer that trusts its input:
-    /// no citation syntaxes, no extended autolinks, raw HTML and every URL
-    /// passed through, no `rel`, no id prefix. **Unsafe**; this is what the
+    /// no citation syntaxes, no math, no extended autolinks, raw HTML and
+    /// every URL passed through, no `rel`, no id prefix. **Unsafe**; this is what the
     /// spec conformance tests run with.
     pub fn dangerous_commonmark() -> Self {
         Options {
@@ -351,6 +364,7 @@ impl Options {
             syntaxes: Syntaxes::none(),
             autolinks: false,
             link_rel: None,
+            math: false,
             ..Options::default()
         }
     }
@@ -482,6 +496,12 @@ impl Options {
     /// Replaces [`Options::short_link_patterns`].
     pub fn with_short_link_patterns(mut self, patterns: Vec<ShortLinkPattern>) -> Self {
         self.short_link_patterns = patterns;
+        self
+    }
+
+    /// Sets [`Options::math`].
+    pub fn with_math(mut self, math: bool) -> Self {
+        self.math = math;
         self
     }
 

@@ -245,3 +245,74 @@ fn the_options_json_names_the_switches() {
     assert!(options.syntaxes.copilot_markers && options.syntaxes.prompt_markers);
     assert!(!options.syntaxes.file_search_markers && options.syntaxes.markers);
 }
+
+#[test]
+fn math_in_four_spellings_becomes_elements_holding_the_tex() {
+    let md = "Inline $a_1 * b_1$ and \\(a_1 * b_1\\), displayed\n\n$$\n\\frac{1}{2}\n$$\n\n\\[\n\\sum_i x_i \\\\\n\\]\n";
+    let out = rendered(md, &Options::default());
+    assert_eq!(
+        out.html,
+        "<p>Inline <span class=\"math math-inline\">a_1 * b_1</span> and \
+         <span class=\"math math-inline\">a_1 * b_1</span>, displayed</p>\n\
+         <p><span class=\"math math-display\">\n\\frac{1}{2}\n</span></p>\n\
+         <p><span class=\"math math-display\">\n\\sum_i x_i \\\\\n</span></p>\n"
+    );
+}
+
+#[test]
+fn math_spans_hold_no_emphasis_no_citations_and_no_markup() {
+    let cases = [
+        ("\\(a*b*c\\)", "<p><span class=\"math math-inline\">a*b*c</span></p>\n"),
+        ("$x[1]$ and \\(y[2]\\)", "<p><span class=\"math math-inline\">x[1]</span> and <span class=\"math math-inline\">y[2]</span></p>\n"),
+        (
+            "$<img src=x onerror=alert(1)>$ \\(</span><script>alert(1)</script>\\)",
+            "<p><span class=\"math math-inline\">&lt;img src=x onerror=alert(1)&gt;</span> \
+             <span class=\"math math-inline\">&lt;/span&gt;&lt;script&gt;alert(1)&lt;/script&gt;</span></p>\n",
+        ),
+        // Inside a quote the TeX is what is inside the quote's marks.
+        ("> \\[\n> \\{x\\}\n> \\]\n", "<blockquote>\n<p><span class=\"math math-display\">\n\\{x\\}\n</span></p>\n</blockquote>\n"),
+    ];
+    for (md, html) in cases {
+        let out = rendered(md, &Options::default());
+        assert_eq!(out.html, html, "{md:?}");
+        assert!(out.citations.occurrences.is_empty(), "{md:?}");
+    }
+}
+
+#[test]
+fn what_is_not_math_stays_as_it_was() {
+    let cases = [
+        // Currency.
+        ("$5 and $10", "<p>$5 and $10</p>\n"),
+        // Code spans and blocks.
+        ("`$x$ \\(y\\)`", "<p><code>$x$ \\(y\\)</code></p>\n"),
+        (
+            "```\n$x$ \\(y\\)\n```\n",
+            "<pre><code>$x$ \\(y\\)\n</code></pre>\n",
+        ),
+        // Brackets around a marker's content: the writer's literal `[1]`.
+        ("\\[1\\] and \\[2, 3\\]", "<p>[1] and [2, 3]</p>\n"),
+        // Unclosed, or crossing emphasis.
+        ("\\(a and b", "<p>(a and b</p>\n"),
+        ("*a \\(b* c\\)", "<p><em>a (b</em> c)</p>\n"),
+    ];
+    for (md, html) in cases {
+        assert_eq!(rendered(md, &Options::default()).html, html, "{md:?}");
+    }
+}
+
+#[test]
+fn the_math_option_turns_it_off() {
+    let off = Options::default().with_math(false);
+    let out = rendered("$x$ and \\(a_1\\) [1]", &off);
+    assert_eq!(
+        out.html,
+        "<p>$x$ and (a_1) <sup><a class=\"citation citation-unresolved\" title=\"1\" \
+         data-citation-key=\"1\" data-citation-kind=\"index\" data-citation-ordinal=\"1\">1</a></sup></p>\n"
+    );
+    assert!(
+        !Options::from_json(r#"{"math": false}"#)
+            .expect("valid")
+            .math
+    );
+}

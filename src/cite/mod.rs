@@ -18,7 +18,7 @@ mod query;
 mod resolve;
 pub(crate) mod shortlink;
 mod tag;
-mod text;
+pub(crate) mod text;
 
 use std::ops::Range;
 
@@ -255,13 +255,19 @@ where
     /// no bare URL, and its text is then not searched for one.
     fn scan_block(&self, range: &Range<usize>) -> BlockContent {
         let options = self.resolver.options;
-        if options.syntaxes == Syntaxes::none() && !options.autolinks {
-            return BlockContent::Plain;
-        }
         let source = self.markdown.get(range.clone()).unwrap_or(self.markdown);
+        // (Math is found on the run's events: a block that may hold it is run.)
+        let math = options.math && crate::math::may_hold_math(source);
+        if options.syntaxes == Syntaxes::none() && !options.autolinks {
+            return match math {
+                true => BlockContent::NoBareUrls,
+                false => BlockContent::Plain,
+            };
+        }
         if may_contain_autolink(source) {
             BlockContent::Any
-        } else if memchr::memchr2(b'[', b'<', source.as_bytes()).is_some()
+        } else if math
+            || memchr::memchr2(b'[', b'<', source.as_bytes()).is_some()
             || (options.syntaxes.file_search_markers && source.contains('\u{3010}'))
         {
             BlockContent::NoBareUrls
@@ -273,6 +279,10 @@ where
     fn flush_run<S: FnMut(Ev<'a>, &Resolver<'o>)>(&mut self, sink: &mut S) {
         if self.run.is_empty() {
             return;
+        }
+        if self.resolver.options.math {
+            // (Before anything reads the text: TeX never holds citations.)
+            crate::math::fold_math(self.markdown, &mut self.run);
         }
         let mut processor = RunProcessor {
             markdown: self.markdown,

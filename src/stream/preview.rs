@@ -424,6 +424,10 @@ fn hide_unfinished_end(block: &mut String, holds: Holds, scratch: &mut Scratch) 
         block.truncate(open);
         return;
     }
+    if let Some(open) = unfinished_math(block) {
+        block.truncate(open);
+        return;
+    }
     let line_start = match holds.newline {
         true => block.find_last(b'\n').map_or(0, |i| i + 1),
         false => 0,
@@ -646,6 +650,56 @@ fn unfinished_file_search_marker(block: &str) -> Option<usize> {
     let (number, label) = rest.split_once('\u{2020}').unwrap_or((rest, ""));
     let number_like = number.bytes().all(|b| b.is_ascii_digit() || b == b':');
     (number_like && !label.contains(['\u{3011}', '\n'])).then_some(open)
+}
+
+/// How far back an inline `$` that nothing closed yet is held: further,
+/// it is more likely a price or a variable in prose than math being typed.
+const MATH_HOLD: usize = 200;
+
+/// Math being typed at the end of `block`: where its opener is, when it
+/// has no closer yet. `$$` and `\[` (display math) and `\(` are held to
+/// their closers; a `$` before a letter or `\` only within [`MATH_HOLD`]
+/// bytes, and not before a digit or a space (`$5`, `$ 5`: currency).
+fn unfinished_math(block: &str) -> Option<usize> {
+    let bytes = block.as_bytes();
+    let escaped = |at: usize| {
+        bytes[..at]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'\\')
+            .count()
+            % 2
+            == 1
+    };
+    let display = block
+        .match_indices("$$")
+        .filter(|(at, _)| !escaped(*at))
+        .count();
+    if display % 2 == 1 {
+        return block.rfind("$$");
+    }
+    for (open, close) in [("\\(", "\\)"), ("\\[", "\\]")] {
+        let opener = block.rfind(open).filter(|&at| !escaped(at));
+        if let Some(at) = opener.filter(|&at| !block[at..].contains(close)) {
+            let marker_like = open == "\\["
+                && block[at + 2..]
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || b == b',' || b == b' ');
+            if !marker_like || at + 2 == block.len() {
+                return Some(at);
+            }
+        }
+    }
+    let dollar = block.rfind('$').filter(|&at| !escaped(at))?;
+    let single = (dollar == 0 || bytes[dollar - 1] != b'$') && bytes.get(dollar + 1) != Some(&b'$');
+    let opens = bytes
+        .get(dollar + 1)
+        .is_none_or(|&b| b.is_ascii_alphabetic() || b == b'\\' || b == b'{');
+    (single
+        && opens
+        && block.len() - dollar <= MATH_HOLD
+        && block[..dollar].matches('$').count() % 2 == 0)
+        .then_some(dollar)
 }
 
 /// Where the destination of the link being typed at the end of `text`
@@ -970,6 +1024,15 @@ mod tests {
             "\u{3010}note\u{3011} \u{3010}title",
         );
         shows("half ([open query](https://app/-/open-q", "half");
+        shows("so $x^2", "so");
+        shows("so $x^2$ and $", "so $x^2$ and");
+        shows("costs $5 and", "costs $5 and");
+        shows("so $$\nE = mc", "so");
+        shows("so \\(a_1", "so");
+        shows("so \\[ \\frac", "so");
+        shows("so \\(a\\) b", "so \\(a\\) b");
+        shows("see \\[1", "see \\[1");
+        shows("see \\[1\\] more", "see \\[1\\] more");
         shows("half (", "half");
         shows(
             "([l](https://a.example/)) [\\]",

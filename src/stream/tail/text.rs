@@ -180,7 +180,9 @@ pub(super) const CLOSE_PAREN: u8 = 16;
 pub(super) const HASH: u8 = 32;
 const BYTE_CLASSES: [u8; 256] = {
     let mut classes = [0; 256];
-    let syntax = b"*_`[]<>|&~\\#\t\r\n\0";
+    // (`$` opens and closes math, which is on by default; with it off a
+    // `$` only costs the cache a miss.)
+    let syntax = b"*_`[]<>|&~\\#$\t\r\n\0";
     let mut i = 0;
     while i < syntax.len() {
         classes[syntax[i] as usize] = SYNTAX;
@@ -199,7 +201,7 @@ const BYTE_CLASSES: [u8; 256] = {
 };
 
 /// What the bytes of `text` are, or-ed: [`SYNTAX`] (markdown syntax, but
-/// for `(`, `)`, `!`, `$`, `^`), [`CLOSE_BRACKET`], [`CLOSE_PAREN`],
+/// for `(`, `)`, `!`, `^`), [`CLOSE_BRACKET`], [`CLOSE_PAREN`],
 /// [`HASH`], and what may start or mark a URL. One look at a text answers
 /// [`is_plain`], [`renders_as_itself`] and the tail's other questions.
 pub(super) fn byte_classes(text: &str) -> u8 {
@@ -210,7 +212,7 @@ pub(super) fn byte_classes(text: &str) -> u8 {
 /// Whether text has no markdown syntax at all: it renders as itself.
 /// (`(`, `)` and `!` only count next to brackets, which are syntax
 /// themselves; but the preview holds a `(` or `!` ending the text back.
-/// Math and superscripts are not on: `$` and `^` are text.)
+/// Superscripts are not on: `^` is text.)
 pub(super) fn is_plain(text: &str) -> bool {
     byte_classes(text) & SYNTAX == 0 && !ends_held(text)
 }
@@ -316,7 +318,8 @@ pub(super) fn text_is_settled(html: &str) -> bool {
 }
 
 pub(super) fn text_run_is_settled(text: &str) -> bool {
-    !has_any_byte(text, b"*_~`[]") && !text.contains("&lt;")
+    // (A `$` may yet pair with one typed later: math.)
+    !has_any_byte(text, b"*_~`[]$") && !text.contains("&lt;")
 }
 
 /// The inline content of the innermost block that `head` leaves open.

@@ -86,6 +86,12 @@ export interface Options {
   /** What happens to images. Default `"show"`. */
   images?: Images;
   /**
+   * TeX math (`$…$`, `\(…\)` inline; `$$…$$`, `\[…\]` displayed) as
+   * `<span class="math math-inline">` / `math-display` holding the TeX as
+   * text, for the host to typeset. Default `true`.
+   */
+  math?: boolean;
+  /**
    * JavaScript only: hand HTML over as `TrustedHTML` made by the Trusted Types
    * policy `citemark` (created on first use), for pages whose CSP has
    * `require-trusted-types-for 'script'`: `render`'s `html`, a stream's

@@ -384,3 +384,42 @@ fn stream_input_errors_are_one_line() {
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
     assert!(stderr.contains("cannot read"), "{stderr}");
 }
+
+/// `citemark render` on an answer holding what issue 21 covers: math in
+/// its four spellings, marker links, a labelled marker, other products'
+/// markers (two opt-in, switched on by `--enable`), a short link under a
+/// path prefix and a byte-order mark.
+#[test]
+fn renders_what_models_write() {
+    let answer = "\u{FEFF}# Growth\n\nIt is $e^{rt}$ or \\(e^{rt}\\) [1](https://a.example/) and \
+                  [the table][2]; see [^3^], [citation:4] and \u{3010}5\u{2020}source\u{3011} \
+                  ([call](https://h/o/p/-/ai/conversations/c/call/k)).\n\n\\[x\\]\n";
+    let out = citemark(
+        &["render", "--enable", "copilot-markers,prompt-markers"],
+        answer.as_bytes(),
+    );
+    assert!(out.status.success(), "{out:?}");
+    let html = String::from_utf8_lossy(&out.stdout);
+    for part in [
+        "<h1>Growth</h1>",
+        "<span class=\"math math-inline\">e^{rt}</span> or <span class=\"math math-inline\">e^{rt}</span>",
+        "href=\"https://a.example/\"",
+        ">the table</a>",
+        "data-citation-key=\"3\"",
+        "data-citation-key=\"4\"",
+        "data-citation-key=\"5\"",
+        "data-citation-kind=\"shortlink\"",
+        "<span class=\"math math-display\">x</span>",
+    ] {
+        assert!(html.contains(part), "{part} in {html}");
+    }
+    let plain = citemark(
+        &["render", "--no-math", "--disable", "file-search-markers"],
+        answer.as_bytes(),
+    );
+    let html = String::from_utf8_lossy(&plain.stdout);
+    assert!(html.contains("It is $e^{rt}$ or (e^{rt})"), "{html}");
+    assert!(html.contains("\u{3010}5\u{2020}source\u{3011}"), "{html}");
+    let bad = citemark(&["render", "--enable", "emoji"], b"x");
+    assert_one_line_error(&bad, "--enable");
+}

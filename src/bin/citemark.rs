@@ -74,6 +74,44 @@ struct InputArgs {
     /// What happens to images: shown, written as links, or as their alt text.
     #[arg(long, value_enum, default_value_t = ImagesArg::Show)]
     images: ImagesArg,
+    /// Citation syntaxes to turn on (the opt-in copilot-markers and prompt-markers), comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    enable: Vec<SyntaxArg>,
+    /// Citation syntaxes to turn off, comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    disable: Vec<SyntaxArg>,
+    /// Leave TeX math ($…$, \(…\), …) as CommonMark reads it.
+    #[arg(long)]
+    no_math: bool,
+}
+
+/// A switch of `Syntaxes`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum SyntaxArg {
+    CiteTags,
+    Markers,
+    ShortLinks,
+    QueryLinks,
+    Recovery,
+    CopilotMarkers,
+    PromptMarkers,
+    FileSearchMarkers,
+}
+
+impl SyntaxArg {
+    /// The switch this argument names in `syntaxes`.
+    fn switch(self, syntaxes: &mut citemark::Syntaxes) -> &mut bool {
+        match self {
+            SyntaxArg::CiteTags => &mut syntaxes.cite_tags,
+            SyntaxArg::Markers => &mut syntaxes.markers,
+            SyntaxArg::ShortLinks => &mut syntaxes.short_links,
+            SyntaxArg::QueryLinks => &mut syntaxes.query_links,
+            SyntaxArg::Recovery => &mut syntaxes.recovery,
+            SyntaxArg::CopilotMarkers => &mut syntaxes.copilot_markers,
+            SyntaxArg::PromptMarkers => &mut syntaxes.prompt_markers,
+            SyntaxArg::FileSearchMarkers => &mut syntaxes.file_search_markers,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -180,7 +218,15 @@ fn options(args: &InputArgs, base: Options) -> Result<Options, String> {
             ImagesArg::Show => citemark::Images::Show,
             ImagesArg::Link => citemark::Images::Link,
             ImagesArg::Alt => citemark::Images::Alt,
-        });
+        })
+        .with_math(!args.no_math);
+    let mut syntaxes = options.syntaxes;
+    for (names, on) in [(&args.enable, true), (&args.disable, false)] {
+        for name in names {
+            *name.switch(&mut syntaxes) = on;
+        }
+    }
+    options = options.with_syntaxes(syntaxes);
     if let Some(path) = &args.sources {
         let json = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read --sources {}: {e}", path.display()))?;

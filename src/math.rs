@@ -21,6 +21,9 @@ use pulldown_cmark::{CowStr, Event};
 
 use crate::cite::text::slice;
 
+/// An inline event with its range in the source.
+type Spanned<'a> = (Event<'a>, Range<usize>);
+
 /// Whether `source` may hold math (a cheap filter before its events are
 /// looked at): a `$`, `\(` or `\[`.
 pub(crate) fn may_hold_math(source: &str) -> bool {
@@ -59,7 +62,7 @@ struct Delimiter {
 
 /// Replaces each math span of an inline `run` (a leaf block's events,
 /// ranges into `markdown`) by one math event.
-pub(crate) fn fold_math<'a>(markdown: &'a str, run: &mut Vec<(Event<'a>, Range<usize>)>) {
+pub(crate) fn fold_math<'a>(markdown: &'a str, run: &mut Vec<Spanned<'a>>) {
     let delimiters = delimiters(markdown, run);
     let spans = pair(&delimiters, run);
     if spans.is_empty() {
@@ -80,10 +83,10 @@ pub(crate) fn fold_math<'a>(markdown: &'a str, run: &mut Vec<(Event<'a>, Range<u
 /// [`fold_math`]'s state, event by event.
 struct Folder<'a> {
     markdown: &'a str,
-    folded: Vec<(Event<'a>, Range<usize>)>,
+    folded: Vec<Spanned<'a>>,
     spans: std::iter::Peekable<std::vec::IntoIter<(Delimiter, Delimiter)>>,
     /// The span open across events, and the events inside it so far.
-    inside: Option<(Delimiter, Delimiter, Vec<(Event<'a>, Range<usize>)>)>,
+    inside: Option<(Delimiter, Delimiter, Vec<Spanned<'a>>)>,
 }
 
 impl<'a> Folder<'a> {
@@ -131,12 +134,7 @@ impl<'a> Folder<'a> {
         }
     }
 
-    fn push_math(
-        &mut self,
-        open: &Delimiter,
-        close: &Delimiter,
-        between: &[(Event<'a>, Range<usize>)],
-    ) {
+    fn push_math(&mut self, open: &Delimiter, close: &Delimiter, between: &[Spanned<'a>]) {
         let tex = CowStr::from(tex(self.markdown, open.source.1..close.source.0, between));
         let math = match open.spelling {
             Spelling::Dollar | Spelling::Paren => Event::InlineMath(tex),
@@ -147,7 +145,7 @@ impl<'a> Folder<'a> {
 }
 
 /// Every possible delimiter in the run's text events, in order.
-fn delimiters(markdown: &str, run: &[(Event<'_>, Range<usize>)]) -> Vec<Delimiter> {
+fn delimiters(markdown: &str, run: &[Spanned<'_>]) -> Vec<Delimiter> {
     let mut found = Vec::new();
     let mut depth = 0usize;
     for (i, (event, range)) in run.iter().enumerate() {
@@ -241,10 +239,7 @@ fn text_delimiters(
 /// Pairs openers with closers of their spelling at their nesting level,
 /// with nothing in between leaving it; left to right, the first closer
 /// wins, and delimiters inside a span are its TeX.
-fn pair(
-    delimiters: &[Delimiter],
-    run: &[(Event<'_>, Range<usize>)],
-) -> Vec<(Delimiter, Delimiter)> {
+fn pair(delimiters: &[Delimiter], run: &[Spanned<'_>]) -> Vec<(Delimiter, Delimiter)> {
     let mut spans = Vec::new();
     let mut i = 0;
     while i < delimiters.len() {
@@ -270,7 +265,7 @@ fn pair(
 }
 
 /// Whether the events between `open` and `close` never leave their level.
-fn level_between(run: &[(Event<'_>, Range<usize>)], open: &Delimiter, close: &Delimiter) -> bool {
+fn level_between(run: &[Spanned<'_>], open: &Delimiter, close: &Delimiter) -> bool {
     let mut depth = 0usize;
     for (event, _) in run.get(open.event + 1..close.event).unwrap_or_default() {
         match event {
@@ -285,11 +280,7 @@ fn level_between(run: &[(Event<'_>, Range<usize>)], open: &Delimiter, close: &De
 
 /// `\[1\]`, `\[2, 3\]`: brackets around what could be a marker's content,
 /// which the writer meant as literal brackets.
-fn is_marker_content(
-    run: &[(Event<'_>, Range<usize>)],
-    open: &Delimiter,
-    close: &Delimiter,
-) -> bool {
+fn is_marker_content(run: &[Spanned<'_>], open: &Delimiter, close: &Delimiter) -> bool {
     let marker_byte = |b: u8| b.is_ascii_digit() || matches!(b, b',' | b' ' | b'-');
     run.get(open.event..=close.event)
         .unwrap_or_default()
@@ -320,7 +311,7 @@ fn escaped_at(markdown: &str, at: usize) -> bool {
 /// The TeX between the delimiters, `inner` in the source, as written: on
 /// each line after the first, the container's marks (`> `, an item's
 /// indent) are left out, which is where the line's first event starts.
-fn tex(markdown: &str, inner: Range<usize>, events: &[(Event<'_>, Range<usize>)]) -> String {
+fn tex(markdown: &str, inner: Range<usize>, events: &[Spanned<'_>]) -> String {
     let mut tex = String::with_capacity(inner.len());
     let mut from = inner.start;
     let mut line_break = false;

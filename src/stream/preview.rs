@@ -598,11 +598,23 @@ fn hide_unfinished_bracket(block: &mut String, holds: Holds, open: &mut Vec<usiz
     let last_label_end = label_ends(block).next_back();
     if let Some(paren) = last_label_end {
         if !destination_is_closed(&block[paren + 2..]) {
+            // `[[2]](https://…`: a marker link, which shows its number.
+            if let Some((open, number)) = bracketed_number_label(&block[..paren]) {
+                block.replace_range(open.., &number);
+                return true;
+            }
             if let Some(open) = block[..paren].find_last(b'[') {
                 show_label(block, open, paren);
                 return true;
             }
         }
+    }
+    // `[[2]]` may become a marker link (`[[2]](https://…)`, shown as `2`)
+    // or stay `[` and `]` around a marker: it waits.
+    let outer = block.strip_suffix(']').filter(|inner| inner.ends_with(']'));
+    if let Some((open, _)) = outer.and_then(bracketed_number_label) {
+        block.truncate(open);
+        return true;
     }
     // (Not an escaped `\]`, nor one whose `[` another `]` closed.)
     if block.ends_with(']') && !block.ends_with("\\]") {
@@ -625,6 +637,16 @@ fn hide_unfinished_bracket(block: &mut String, holds: Holds, open: &mut Vec<usiz
         }
     }
     false
+}
+
+/// `[[2]` ending `label` (a link's label up to its `]`): where it starts,
+/// and the number.
+fn bracketed_number_label(label: &str) -> Option<(usize, String)> {
+    let inner = label.strip_suffix(']')?;
+    let open = inner.find_last(b'[')?;
+    let digits = &inner[open + 1..];
+    let numeric = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    (numeric && inner[..open].ends_with('[')).then(|| (open - 1, digits.to_owned()))
 }
 
 /// Whether `inner` (after a `[`) may be a prompt template's marker being
@@ -1024,6 +1046,9 @@ mod tests {
             "\u{3010}note\u{3011} \u{3010}title",
         );
         shows("half ([open query](https://app/-/open-q", "half");
+        shows("see [[2]](https://x.example/a", "see 2");
+        shows("see [[2]](", "see");
+        shows("see [[2]]", "see");
         shows("so $x^2", "so");
         shows("so $x^2$ and $", "so $x^2$ and");
         shows("costs $5 and", "costs $5 and");

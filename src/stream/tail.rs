@@ -492,6 +492,11 @@ impl Tail {
     /// call (or anything, after [`Tail::reset`]).
     /// `line_start`: where the last line of `open` starts.
     pub(super) fn render(&mut self, open: &str, line_start: usize, render: &Render<'_>) -> String {
+        // A `【` on the line may open a file-search marker, which the
+        // preview holds back whole: the inline caches, which take typed
+        // text as showing as typed, stay off while it is there.
+        let inline =
+            memchr::memmem::find(open[line_start..].as_bytes(), "\u{3010}".as_bytes()).is_none();
         let cached = match &self.state {
             Some(State::HeldRow {
                 line_start: held,
@@ -500,8 +505,10 @@ impl Tail {
             }) if *held == line_start && still_held(*hold, &open[line_start..]) => {
                 Some(tail_in(&mut self.spare, &[html]))
             }
-            Some(State::Inline(line)) if line.line_start == line_start => self.inline(open, render),
-            Some(State::Inline(_)) => self.line_ended(open, line_start, render),
+            Some(State::Inline(line)) if line.line_start == line_start && inline => {
+                self.inline(open, render)
+            }
+            Some(State::Inline(_)) if inline => self.line_ended(open, line_start, render),
             Some(State::Code { .. }) => self.code(open),
             Some(State::Table(_)) => self.table(open, line_start, render),
             _ => None,
@@ -510,7 +517,10 @@ impl Tail {
             return html;
         }
         self.state = None;
-        if let Some(html) = self.settle_inline(open, line_start, render) {
+        if let Some(html) = inline
+            .then(|| self.settle_inline(open, line_start, render))
+            .flatten()
+        {
             return html;
         }
         let shown = preview(open);

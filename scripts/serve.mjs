@@ -19,6 +19,8 @@ export const DEMO_MOUNTS = {
   "/pkg/src/": path.join(REPO, "pkg/src"),
   "/pkg/dist/": path.join(REPO, "pkg/dist"),
   "/examples/": path.join(REPO, "examples"),
+  // KaTeX, for the math page (www/math.html): a devDependency of pkg/.
+  "/vendor/katex/": path.join(REPO, "pkg/node_modules/katex/dist"),
   "/": path.join(REPO, "www"),
 };
 
@@ -34,6 +36,9 @@ const TYPES = {
   ".ico": "image/x-icon",
   ".wasm": "application/wasm",
   ".txt": "text/plain; charset=utf-8",
+  ".woff2": "font/woff2",
+  ".woff": "font/woff",
+  ".ttf": "font/ttf",
 };
 
 /** The file a URL path names under `mounts` (longest prefix first), or null. */

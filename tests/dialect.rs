@@ -316,3 +316,17 @@ fn the_math_option_turns_it_off() {
             .math
     );
 }
+
+/// Every form above in one answer, every syntax on, as a snapshot.
+#[test]
+fn every_form_in_one_answer() {
+    let md = "\u{FEFF}# Rates\n\n\
+              Growth is $e^{rt}$, or \\(e^{rt}\\) [1](https://a.example/) and [[2]](https://b.example/); \
+              see [the table][3], [^4^], [citation:5], [Source: 6] and \u{3010}7\u{2020}source\u{3011} \
+              ([call](https://h/o/p/-/ai/conversations/c/call/k)).\n\n\
+              \\[\n\\frac{1}{2}\n\\]\n\n\
+              > [!TIP]\n> Prices like $5 and $10 stay text; `$x$` is code.\n";
+    let out = rendered(md, &Options::default().with_syntaxes(Syntaxes::all()));
+    insta::assert_snapshot!("every_form_in_one_answer.html", out.html);
+    insta::assert_json_snapshot!("every_form_in_one_answer.index", out.citations);
+}

@@ -57,11 +57,19 @@ export interface PatchOptions {
    * `setTail` only a TrustedHTML. Default `false`.
    */
   trustedTypes?: boolean;
+  /**
+   * Typesets a math element (`<span class="math math-inline">` or
+   * `math-display`, holding the TeX as text) with the host's library, e.g.
+   * `(el) => katex.render(el.textContent, el, { displayMode: el.classList.contains("math-display"), throwOnError: false })`.
+   * Called once for each math element appended, never for the tail's.
+   */
+  typeset?: (element: Element) => void;
 }
 
-/** Where `mountStream` gets its stream: `import * as lite from "citemark/lite"`. */
+/** Where `mountStream` gets its stream (`import * as lite from "citemark/lite"`), and `typeset` (see `PatchOptions`). */
 export interface MountOptions {
   api?: { createStream(options?: Options | null): Stream };
+  typeset?: (element: Element) => void;
 }
 
 /** A message streaming into an element. */

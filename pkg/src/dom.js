@@ -9,6 +9,10 @@
 // (`close`), and `tail` replaces the last tail inside the innermost open
 // element. Step lengths are UTF-16 units of `append`.
 //
+// Math (`typeset`): each `<span class="math …">` that arrives in appended
+// HTML is handed to the host's typesetter once (KaTeX, MathJax); the tail's
+// math, replaced at every push, is not.
+//
 // Trusted Types (`trustedTypes: true`, pkg/src/trusted.js): the HTML goes in
 // as TrustedHTML of the `citemark` policy, and only citemark's own HTML does:
 // `apply` takes only the frozen patches of a stream created with
@@ -33,6 +37,17 @@ function insert(parent, html) {
   const last = parent.lastChild;
   parent.insertAdjacentHTML("beforeend", html);
   return last ? last.nextSibling : parent.firstChild;
+}
+
+/** The math elements from `first` to the end of its parent, in order. */
+function mathFrom(first) {
+  const found = [];
+  for (let node = first; node; node = node.nextSibling) {
+    if (node.nodeType !== ELEMENT) continue;
+    if (node.classList.contains("math")) found.push(node);
+    found.push(...node.querySelectorAll(".math"));
+  }
+  return found;
 }
 
 /** Removes `first` and every node after it in its parent. */
@@ -98,10 +113,20 @@ function stepsOf(patch) {
 /**
  * Applies patches to `element`, which it empties first and then owns.
  * Returns `{apply(patch), setTail(html), citations(), element}`. With
- * `trustedTypes: true`, HTML goes in as TrustedHTML (see above).
+ * `trustedTypes: true`, HTML goes in as TrustedHTML (see above); with
+ * `typeset(element)`, each math element appended is typeset once.
  */
-export function mountPatches(element, { trustedTypes = false } = {}) {
+export function mountPatches(element, { trustedTypes = false, typeset } = {}) {
+  if (typeset !== undefined && typeof typeset !== "function") {
+    throw new TypeError(`typeset: expected a function, got ${describe(typeset)}`);
+  }
   const root = element;
+  /** Inserts appended (not tail) HTML, typesetting the math in it. */
+  const append = (parent, html) => {
+    const first = insert(parent, html);
+    if (typeset && first) mathFrom(first).forEach((math) => typeset(math));
+    return first;
+  };
   /** A piece of an applied patch's `append` as `insert` takes it. */
   const asHtml = trustedTypes ? trustedHTML : (text) => text;
   root.replaceChildren();
@@ -189,12 +214,12 @@ export function mountPatches(element, { trustedTypes = false } = {}) {
         opened.pop();
       } else if (kind === "open") {
         const parent = innermost();
-        const element = openedElement(parent, insert(parent, asHtml(piece)));
+        const element = openedElement(parent, append(parent, asHtml(piece)));
         if (!element) throw new TypeError(`patch.steps: an open step inserted no element: ${JSON.stringify(piece)}`);
         open.push(element);
         opened.push(element.childNodes.length);
       } else if (piece) {
-        insert(innermost(), asHtml(piece));
+        append(innermost(), asHtml(piece));
       }
     }
     if (patch.citations) citations.push(...patch.citations);
@@ -214,11 +239,11 @@ export function mountPatches(element, { trustedTypes = false } = {}) {
  * Streams a message into `element` (emptied first): a stream created with
  * `options` (by `api.createStream`, default this package's default entry),
  * each patch applied with `mountPatches` (with Trusted Types when
- * `options.trustedTypes`).
+ * `options.trustedTypes`, typesetting appended math with `typeset`).
  */
-export function mountStream(element, options, { api } = {}) {
+export function mountStream(element, options, { api, typeset } = {}) {
   const stream = (api ? api.createStream : createStream)(options);
-  const view = mountPatches(element, { trustedTypes: options?.trustedTypes === true });
+  const view = mountPatches(element, { trustedTypes: options?.trustedTypes === true, typeset });
   let stale = false;
   let finished = false;
   let destroyed = false;

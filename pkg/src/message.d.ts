@@ -15,6 +15,8 @@ export interface MessageOptions {
   api?: { createStream(options?: Options | null): Stream };
   /** Called after the index or the placeholders changed; `frame` when from an animation frame. */
   onChange?: (state: MessageState, when: { frame: boolean }) => void;
+  /** Typesets each math element once it is committed (see citemark/dom's `PatchOptions.typeset`). */
+  typeset?: (element: Element) => void;
 }
 
 export interface MessageUpdate {

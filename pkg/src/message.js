@@ -45,7 +45,7 @@ function sourcesKeys(sources) {
  * `{citations, slots}` and `{frame}` (true when called from an animation
  * frame rather than from `update`).
  */
-export function mountMessage(element, { api, onChange } = {}) {
+export function mountMessage(element, { api, onChange, typeset } = {}) {
   /** The last update's wishes. */
   let target = null;
   /** What the stream holds: its view, the text pushed, its options and sources. */
@@ -73,7 +73,7 @@ export function mountMessage(element, { api, onChange } = {}) {
     keys = target.keys;
     key = target.key;
     const options = { ...target.options, sources };
-    view = mountStream(element, options, { api });
+    view = mountStream(element, options, { api, typeset });
   }
 
   /**

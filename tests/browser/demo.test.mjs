@@ -182,3 +182,39 @@ describe("www demo", () => {
     assert.equal(await page.locator("#panel dl").innerHTML(), before, "onActivate did not run");
   });
 });
+
+describe("the math page (www/math.html)", () => {
+  test("streams an answer with math and typesets each committed math element once with KaTeX", async () => {
+    const markdown = await (await fetch(`${server.origin}/math.md`)).text();
+    const wanted = render(markdown).html;
+    const math = await browser.newContext().then(async (mathContext) => {
+      const mathPage = await mathContext.newPage();
+      const pageErrors = [];
+      mathPage.on("pageerror", (error) => pageErrors.push(String(error)));
+      await mathPage.goto(`${server.origin}/math.html`);
+      await mathPage.waitForFunction(() => document.documentElement.dataset.state === "done", null, { timeout: 60_000 });
+      const got = await mathPage.evaluate((wanted) => {
+        const expected = Object.assign(document.createElement("template"), { innerHTML: wanted }).content;
+        const elements = [...document.querySelectorAll("#answer .math")];
+        return {
+          tex: elements.map((e) => e.dataset.tex),
+          expectedTex: [...expected.querySelectorAll(".math")].map((e) => e.textContent),
+          typeset: elements.filter((e) => e.querySelector(":scope > .katex, :scope > .katex-display")).length,
+          katexErrors: document.querySelectorAll("#answer .katex-error").length,
+          citations: document.querySelectorAll("#answer [data-citation-kind=index]").length,
+          text: document.getElementById("answer").textContent,
+        };
+      }, wanted);
+      await mathContext.close();
+      return { ...got, pageErrors };
+    });
+    assert.ok(math.expectedTex.length >= 10, `the answer holds math: ${math.expectedTex.length}`);
+    // Each element typeset from its own TeX (typeset twice, it would hold KaTeX's text).
+    assert.deepEqual(math.tex, math.expectedTex);
+    assert.equal(math.typeset, math.expectedTex.length, "every math element holds KaTeX's output");
+    assert.equal(math.katexErrors, 0);
+    assert.equal(math.citations, 2, "[1](url) and [[2]](url) are citations");
+    assert.ok(math.text.includes("So $1,000 at 5% for ten years gives $1,647.01"), "prices stay text");
+    assert.deepEqual(math.pageErrors, []);
+  });
+});

@@ -321,4 +321,45 @@ describe("citemark/dom", () => {
     assert.equal(got.thrown.length, 2);
     for (const message of got.thrown) assert.match(message, /^TypeError: patch\.steps/);
   });
+
+  test("typeset runs once on each math element appended, never on the tail's, and the final DOM holds each", async () => {
+    const got = await page.evaluate(() => {
+      const root = document.getElementById("other");
+      const paragraph = (i) => `Step ${i}: $x_${i}^2$ and \\(a_${i} * b\\) in a list:\n\n- item $y_${i}$\n\n`;
+      const markdown = Array.from({ length: 12 }, (_, i) => paragraph(i)).join("") + "$$\nE = mc^2\n$$\n";
+      const seen = new Map();
+      const view = test.mountStream(root, {}, {
+        typeset(element) {
+          seen.set(element, (seen.get(element) ?? 0) + 1);
+          element.dataset.typeset = "yes";
+        },
+      });
+      for (let at = 0; at < markdown.length; at += 3) view.push(markdown.slice(at, at + 3));
+      view.finish();
+      const math = [...root.querySelectorAll(".math")];
+      const expected = document.createElement("div");
+      expected.innerHTML = test.citemark.render(markdown).html;
+      let badType = null;
+      try {
+        test.mountPatches(document.createElement("div"), { typeset: "katex" });
+      } catch (e) {
+        badType = `${e.name}: ${e.message}`;
+      }
+      return {
+        math: math.length,
+        expected: expected.querySelectorAll(".math").length,
+        allTypeset: math.every((m) => m.dataset.typeset === "yes"),
+        calls: [...seen.values()],
+        badType,
+      };
+    });
+    assert.equal(got.expected, 12 * 3 + 1, "the render holds the math");
+    assert.equal(got.math, got.expected);
+    assert.ok(got.allTypeset, "every math element in the final DOM was typeset");
+    assert.ok(got.calls.every((n) => n === 1), `each element once: ${got.calls}`);
+    // (The tail's math elements are replaced at every push: typesetting
+    // them would have called typeset on elements no longer in the DOM.)
+    assert.equal(got.calls.length, got.expected, "no tail element was typeset");
+    assert.match(got.badType, /^TypeError: typeset: expected a function/);
+  });
 });

@@ -122,7 +122,7 @@ export function mountPatches(element, { trustedTypes = false, typeset } = {}) {
   }
   const root = element;
   /** Inserts appended (not tail) HTML, typesetting the math in it. */
-  const append = (parent, html) => {
+  const appendHtml = (parent, html) => {
     const first = insert(parent, html);
     if (typeset && first) mathFrom(first).forEach((math) => typeset(math));
     return first;
@@ -214,12 +214,12 @@ export function mountPatches(element, { trustedTypes = false, typeset } = {}) {
         opened.pop();
       } else if (kind === "open") {
         const parent = innermost();
-        const element = openedElement(parent, append(parent, asHtml(piece)));
+        const element = openedElement(parent, appendHtml(parent, asHtml(piece)));
         if (!element) throw new TypeError(`patch.steps: an open step inserted no element: ${JSON.stringify(piece)}`);
         open.push(element);
         opened.push(element.childNodes.length);
       } else if (piece) {
-        append(innermost(), asHtml(piece));
+        appendHtml(innermost(), asHtml(piece));
       }
     }
     if (patch.citations) citations.push(...patch.citations);

@@ -646,9 +646,6 @@ impl Stream {
         self.index.clone().finish(&table)
     }
 
-    /// `chunk` with its lone CRs made line feeds, as every parse reads them
-    /// ([`unix_line_endings`]), so that the open text's lines are the
-    /// parser's. A CR ending the chunk waits for the next one.
     /// `chunk` without the byte-order mark the message may start with,
     /// counted as committed so that ranges still point into the input
     /// (as [`crate::render`] does).
@@ -662,6 +659,9 @@ impl Stream {
         chunk
     }
 
+    /// `chunk` with its lone CRs made line feeds, as every parse reads them
+    /// ([`unix_line_endings`]), so that the open text's lines are the
+    /// parser's. A CR ending the chunk waits for the next one.
     fn with_line_feeds<'c>(&mut self, chunk: &'c str) -> Cow<'c, str> {
         let held = std::mem::take(&mut self.held_cr);
         if !held && !has_byte(chunk, b'\r') {

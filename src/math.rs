@@ -11,7 +11,10 @@
 //!
 //! `$` follows Pandoc's rule, so that prices stay text: an opening `$` is
 //! followed by a non-space, a closing `$` preceded by one and not followed
-//! by a digit (`**$1.84M** to **$2.11M**` holds no math). `\[1\]`, brackets
+//! by a digit (`**$1.84M** to **$2.11M**` holds no math). One rule more, as
+//! chat answers quote far more prices than TeX starting with a digit: a `$`
+//! before a digit opens math only when the span holds no space (`$2x$` is
+//! math, `$1,000 at 5% … $x$` a price and then math). `\[1\]`, brackets
 //! around what could be a marker, stays the literal brackets CommonMark
 //! makes of it.
 
@@ -58,13 +61,15 @@ struct Delimiter {
     depth: usize,
     opens: bool,
     closes: bool,
+    /// A `$` before a digit: a price, unless closed within the same word.
+    before_digit: bool,
 }
 
 /// Replaces each math span of an inline `run` (a leaf block's events,
 /// ranges into `markdown`) by one math event.
 pub(crate) fn fold_math<'a>(markdown: &'a str, run: &mut Vec<Spanned<'a>>) {
     let delimiters = delimiters(markdown, run);
-    let spans = pair(&delimiters, run);
+    let spans = pair(markdown, &delimiters, run);
     if spans.is_empty() {
         return;
     }
@@ -204,6 +209,7 @@ fn text_delimiters(
                 depth,
                 opens,
                 closes: !opens,
+                before_digit: false,
             });
         }
     }
@@ -232,6 +238,7 @@ fn text_delimiters(
             depth,
             opens,
             closes,
+            before_digit: after(dollar + run).is_some_and(|b| b.is_ascii_digit()),
         });
     }
 }
@@ -239,7 +246,11 @@ fn text_delimiters(
 /// Pairs openers with closers of their spelling at their nesting level,
 /// with nothing in between leaving it; left to right, the first closer
 /// wins, and delimiters inside a span are its TeX.
-fn pair(delimiters: &[Delimiter], run: &[Spanned<'_>]) -> Vec<(Delimiter, Delimiter)> {
+fn pair(
+    markdown: &str,
+    delimiters: &[Delimiter],
+    run: &[Spanned<'_>],
+) -> Vec<(Delimiter, Delimiter)> {
     let mut spans = Vec::new();
     let mut i = 0;
     while i < delimiters.len() {
@@ -253,9 +264,16 @@ fn pair(delimiters: &[Delimiter], run: &[Spanned<'_>]) -> Vec<(Delimiter, Delimi
             .position(|d| d.spelling == open.spelling && d.closes && d.depth == open.depth);
         let Some(offset) = closer else { continue };
         let close = delimiters[i + offset];
-        let empty = close.source.0 == open.source.1;
+        let inner = markdown
+            .get(open.source.1..close.source.0)
+            .unwrap_or_default();
         let marker = open.spelling == Spelling::Bracket && is_marker_content(run, &open, &close);
-        if empty || marker || !level_between(run, &open, &close) {
+        // `$1,000 … and $x$` is a price, then math: a `$` before a digit
+        // opens math only when it closes within the word (`$2x$`).
+        let price = open.spelling == Spelling::Dollar
+            && open.before_digit
+            && inner.contains(char::is_whitespace);
+        if inner.is_empty() || marker || price || !level_between(run, &open, &close) {
             continue;
         }
         spans.push((open, close));

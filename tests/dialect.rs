@@ -284,6 +284,10 @@ fn what_is_not_math_stays_as_it_was() {
     let cases = [
         // Currency.
         ("$5 and $10", "<p>$5 and $10</p>\n"),
+        (
+            "$1,000 at 5% gives $1,647 and $x$",
+            "<p>$1,000 at 5% gives $1,647 and <span class=\"math math-inline\">x</span></p>\n",
+        ),
         // Code spans and blocks.
         ("`$x$ \\(y\\)`", "<p><code>$x$ \\(y\\)</code></p>\n"),
         (

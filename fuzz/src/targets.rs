@@ -133,13 +133,18 @@ fn options(input: &mut Reader) -> Options {
         _ => {}
     }
     let off = |bit: u8| bits(b2, bit, 1) == 1;
+    let on = |bit: u8| bits(b3, bit, 1) == 1;
     options.syntaxes = Syntaxes {
         cite_tags: !off(0),
         markers: !off(1),
         short_links: !off(2),
         query_links: !off(3),
         recovery: !off(4),
+        copilot_markers: on(4),
+        prompt_markers: on(5),
+        file_search_markers: !on(6),
     };
+    options = options.with_math(!on(7));
     if off(5) {
         options.id_prefix = input.string();
     }

@@ -496,7 +496,7 @@ impl Tail {
         // preview holds back whole: the inline caches, which take typed
         // text as showing as typed, stay off while it is there.
         let inline =
-            memchr::memmem::find(open[line_start..].as_bytes(), "\u{3010}".as_bytes()).is_none();
+            memchr::memmem::find(&open.as_bytes()[line_start..], "\u{3010}".as_bytes()).is_none();
         let cached = match &self.state {
             Some(State::HeldRow {
                 line_start: held,

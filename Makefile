@@ -209,8 +209,10 @@ fuzz: fuzz-tools
 	    -dict=fuzz/$$dict -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
 	    -artifact_prefix=fuzz/artifacts/$$target/ -print_final_stats=1 || exit 1; \
 	done
-	@if [ -n "$$(ls -A fuzz/artifacts/*/ 2>/dev/null)" ]; then \
-	  echo "failing inputs saved:"; ls fuzz/artifacts/*/*; exit 1; fi
+	@failed=0; for target in $(FUZZ_TARGETS); do \
+	  if [ -n "$$(ls -A fuzz/artifacts/$$target 2>/dev/null)" ]; then \
+	    echo "failing inputs saved in fuzz/artifacts/$$target/:"; ls fuzz/artifacts/$$target; failed=1; fi; \
+	done; exit $$failed
 
 ## The saved inputs (fuzz/regressions/<target>/) through the same targets, on stable Rust:
 ## an ordinary integration test, which `make test` runs with the others.

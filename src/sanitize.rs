@@ -348,13 +348,17 @@ impl Scope {
         let mut out =
             String::with_capacity(cleaned.len() + self.ours.iter().map(String::len).sum::<usize>());
         let write = |k: usize, out: &mut String| out.push_str(&self.ours[k]);
-        // HTML whose placeholder ammonia dropped (inside a removed element or
-        // an attribute) is kept, before the next of citemark's HTML that came
-        // after it, or at the end: nothing is lost, and citemark's HTML stays
-        // in its order (citations in index order).
+        // citemark's HTML stays in its order (its citations in the index's):
+        // the placeholders that came out are filled in order, even where the
+        // HTML parser moved one before another (content a `<table>` cannot
+        // hold goes before it); HTML whose placeholder ammonia dropped (inside
+        // a removed element or an attribute) is kept, before the next of
+        // citemark's HTML that came after it, or at the end: nothing is lost.
+        let mut in_order: Vec<usize> = found.iter().map(|&(_, k, _)| k).collect();
+        in_order.sort_unstable();
         let mut lost = (0..self.ours.len()).filter(|&k| !seen[k]).peekable();
         let mut rest = 0;
-        for (at, k, end) in found {
+        for ((at, _, end), k) in found.into_iter().zip(in_order) {
             out.push_str(strip_placeholder_marks(&cleaned[rest..at]).as_ref());
             while let Some(j) = lost.next_if(|&j| j < k) {
                 write(j, &mut out);
@@ -550,6 +554,20 @@ mod tests {
             (true, "<div\n"),
             (false, "<p>A</p>"),
             (true, "<p>"),
+            (false, "<p>B</p>"),
+        ]);
+        assert!(out.find("<p>A</p>") < out.find("<p>B</p>"), "{out}");
+    }
+
+    #[test]
+    fn our_html_moved_by_the_parser_keeps_its_order() {
+        // What a table cannot hold goes before it: the second paragraph's
+        // placeholder came out first (found by fuzzing: docs/fuzzing.md,
+        // finding 6).
+        let out = sanitize_with(&[
+            (true, "<table><th>\n"),
+            (false, "<p>A</p>"),
+            (true, "<tbody>\n"),
             (false, "<p>B</p>"),
         ]);
         assert!(out.find("<p>A</p>") < out.find("<p>B</p>"), "{out}");

@@ -27,6 +27,8 @@
 //! |   | 6 | short-link patterns: none |
 //! |   | 7 | short-link patterns: one more, from two strings (template, key) |
 //! | 3 | 3 | sources known (else `None`) |
+//! |   | 4-6 | marker spellings: Copilot's on, prompt templates' on, file search's off |
+//! |   | 7 | math off |
 //! |   | 0-2 | with this many sources, each a flags byte (id, index, title, href, excerpt: bits 0-4) then a string per field set (an index is one byte) |
 //! | 4 | 0-1 | this many aliases, each two strings |
 //!

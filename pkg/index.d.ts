@@ -211,6 +211,13 @@ export interface Stream {
   setSources(sources: Source[] | null): void;
   /** The citation index of the committed part (all of it after `finish`). */
   citationIndex(): CitationIndex;
+  /**
+   * `citationIndex()` with the tail's citations too, as the last tail shows
+   * them (their ordinals are the tail elements'): provisional, read again
+   * after painting a new tail. Hydration then finds a streaming citation's
+   * occurrence and source before its block commits.
+   */
+  provisionalIndex(): CitationIndex;
   /** Frees the WebAssembly memory now rather than at garbage collection. Calling it again does nothing. */
   free(): void;
 }

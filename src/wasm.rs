@@ -244,6 +244,12 @@ impl WasmStream {
     pub fn citation_index(&self) -> Result<String, String> {
         to_json(&self.inner.citation_index())
     }
+
+    /// [`Stream::provisional_index`] as JSON.
+    #[wasm_bindgen(js_name = provisionalIndex)]
+    pub fn provisional_index(&self) -> Result<String, String> {
+        to_json(&self.inner.provisional_index())
+    }
 }
 
 impl WasmStream {

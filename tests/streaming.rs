@@ -170,6 +170,53 @@ fn a_byte_order_mark_is_dropped_however_the_message_is_cut() {
     }
 }
 
+/// The ordinals written in `html`, in order.
+fn ordinals_in(html: &str) -> Vec<u32> {
+    html.split("data-citation-ordinal=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next()?.parse().ok())
+        .collect()
+}
+
+/// After every push, the provisional index describes every citation shown,
+/// the tail's included: its ordinals are those of the committed HTML and
+/// the tail, and each occurrence's range is in the text pushed so far
+/// (issue 20: a citation still in the tail has its occurrence).
+#[test]
+fn the_provisional_index_covers_what_the_tail_shows() {
+    let mut tail_citations = 0;
+    for (sample, size) in samples().iter().flat_map(|s| [(s, 1), (s, 4), (s, 16)]) {
+        let mut stream = Stream::new(sample.options.clone());
+        let mut assembled = StreamedHtml::default();
+        let bytes = sample.markdown.as_bytes();
+        for (i, chunk) in bytes.chunks(size).enumerate() {
+            let patch = stream.push_bytes(chunk);
+            assembled.apply(&patch);
+            let tail = patch.tail.unwrap_or_default();
+            let index = stream.provisional_index();
+            let shown: Vec<u32> = ordinals_in(&[assembled.html(), &tail].concat());
+            let listed: Vec<u32> = index.occurrences.iter().map(|o| o.ordinal).collect();
+            let pushed = ((i + 1) * size).min(bytes.len());
+            assert_eq!(shown, listed, "{} after {pushed} bytes", sample.name);
+            assert!(
+                index.occurrences.iter().all(|o| o.range.end <= pushed),
+                "{}",
+                sample.name
+            );
+            tail_citations += ordinals_in(&tail).len();
+        }
+        assembled.apply(&stream.finish());
+        assert_eq!(
+            stream.provisional_index(),
+            render(&sample.markdown, &sample.options).citations
+        );
+    }
+    assert!(
+        tail_citations > 100,
+        "the tails showed citations: {tail_citations}"
+    );
+}
+
 /// `md` streamed cut at `cuts`, and in 1-byte chunks, gives its one-shot
 /// HTML and citations.
 fn streams_to_its_one_shot_render(
@@ -429,6 +476,16 @@ fn stream_checking_steps(
             .check(&patch, &stream)
             .map_err(TestCaseError::fail)?;
         assembled.apply(&patch);
+        // The provisional index lists what is shown, the tail's included.
+        let tail = patch.tail.as_deref().unwrap_or_default();
+        let shown = ordinals_in(&[assembled.html(), tail].concat());
+        let listed: Vec<u32> = stream
+            .provisional_index()
+            .occurrences
+            .iter()
+            .map(|o| o.ordinal)
+            .collect();
+        prop_assert_eq!(shown, listed, "provisional index after {} bytes", from);
     }
     let last = stream.finish();
     checker.check(&last, &stream).map_err(TestCaseError::fail)?;

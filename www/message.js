@@ -106,7 +106,8 @@ export class MessageView {
 
   /** Brings the hydration and the sources list up to date with the index. */
   #show() {
-    const index = this.#view.citationIndex();
+    // While streaming, the tail's citations too: they hydrate and count as cited.
+    const index = this.#finished ? this.#view.citationIndex() : this.#view.provisionalIndex();
     this.#handle?.update(index);
     renderGrounding(this.grounding, index, this.#finished);
   }

@@ -394,6 +394,10 @@ export function makeApi(createGlue, payload) {
       this.#check("citationIndex");
       return JSON.parse(this.#run("citationIndex", undefined, (inner) => inner.citationIndex()));
     }
+    provisionalIndex() {
+      this.#check("provisionalIndex");
+      return JSON.parse(this.#run("provisionalIndex", undefined, (inner) => inner.provisionalIndex()));
+    }
     /**
      * Frees the WebAssembly memory now instead of at garbage collection. Every
      * other method throws afterwards; `free()` again does nothing.

@@ -92,6 +92,8 @@ export interface StreamView {
   setSources(sources: Source[] | null): void;
   /** The stream's citation index: what was appended (all of it after `finish`). */
   citationIndex(): CitationIndex;
+  /** The stream's `provisionalIndex()`: the tail's citations included, as last painted. */
+  provisionalIndex(): CitationIndex;
   /** The citation occurrences appended so far, in order. */
   citations(): Occurrence[];
   /** Frees the stream's WebAssembly memory; the element keeps its content. */

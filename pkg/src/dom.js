@@ -293,6 +293,10 @@ export function mountStream(element, options, { api, typeset } = {}) {
       if (destroyed) throw new Error("citemark/dom: citationIndex after destroy()");
       return stream.citationIndex();
     },
+    provisionalIndex() {
+      if (destroyed) throw new Error("citemark/dom: provisionalIndex after destroy()");
+      return stream.provisionalIndex();
+    },
     citations: view.citations,
     destroy() {
       if (destroyed) return;

@@ -60,6 +60,8 @@ export function mountMessage(element, { api, onChange, typeset } = {}) {
   let citations = EMPTY_INDEX;
   let indexStale = false;
   let slots = [];
+  /** Every citation element in the message, committed or in the tail. */
+  const liveCitations = element.getElementsByClassName("citation");
   /** The text and options a failure stopped at (updates that only extend it wait). */
   let failed = null;
 
@@ -128,9 +130,12 @@ export function mountMessage(element, { api, onChange, typeset } = {}) {
         throw again;
       }
     }
+    // A citation element the index does not list is the tail's: read the
+    // provisional index, which does (a live count, no DOM walk).
+    if (!finished && liveCitations.length !== citations.occurrences.length) indexStale = true;
     if (indexStale) {
       indexStale = false;
-      citations = view.citationIndex();
+      citations = finished ? view.citationIndex() : view.provisionalIndex();
       notify(fromFrame, true);
     } else {
       notify(fromFrame, false);

@@ -330,6 +330,15 @@ impl Container {
     /// The HTML of `open`, the container's unfinished end, inside its
     /// element, through the preview, which hides syntax still being typed.
     pub(super) fn tail(&self, context: &RenderContext<'_>, open: &str) -> String {
+        self.tail_rendered(context, open).0
+    }
+
+    /// [`Container::tail`] and the citations it shows.
+    pub(super) fn tail_rendered(
+        &self,
+        context: &RenderContext<'_>,
+        open: &str,
+    ) -> (String, IndexBuilder) {
         let opener = self.opener(open);
         let preview = preview::preview(open);
         let shown: &str = &preview.text;
@@ -340,9 +349,11 @@ impl Container {
             }
             _ => render_children(context, &opener, shown),
         };
-        self.children_html(&rendered.html, &opener)
+        let html = self
+            .children_html(&rendered.html, &opener)
             .map(|(html, _)| html.to_owned())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        (html, rendered.index)
     }
 }
 

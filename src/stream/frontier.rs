@@ -219,6 +219,19 @@ impl Frontier {
         }
     }
 
+    /// The citations [`Frontier::tail`] shows: a container's; none in code
+    /// or a table (whose row being typed is held back).
+    pub(super) fn tail_citations(
+        &self,
+        context: &RenderContext<'_>,
+        open: &str,
+    ) -> Option<IndexBuilder> {
+        match self {
+            Frontier::Leaf(_) => None,
+            Frontier::Container(container) => Some(container.tail_rendered(context, open).1),
+        }
+    }
+
     /// [`Frontier::tail`] for a push of a host that shows the tail after
     /// every push: a code block's line being typed is escaped once, not
     /// again from its start at every push.

@@ -646,6 +646,54 @@ impl Stream {
         self.index.clone().finish(&table)
     }
 
+    /// [`Stream::citation_index`] with the tail's citations too, as the
+    /// tail shows them now: their ordinals are those of the tail's
+    /// elements, and the sources they cite count as cited. Provisional:
+    /// the tail's part changes, or goes, as the text goes on (a host reads
+    /// it again after painting a new tail); what was committed does not.
+    ///
+    /// # Examples
+    /// ```
+    /// use citemark::{Options, Source, Stream};
+    ///
+    /// let sources = vec![Source::default().with_title("Q3 report")];
+    /// let mut stream = Stream::new(Options::default().with_sources(sources));
+    /// stream.push("Revenue fell [1] in");
+    /// assert!(stream.citation_index().occurrences.is_empty());
+    /// let index = stream.provisional_index();
+    /// assert_eq!(index.occurrences[0].ordinal, 1);
+    /// assert_eq!(index.sources[0].source.title.as_deref(), Some("Q3 report"));
+    /// ```
+    pub fn provisional_index(&self) -> CitationIndex {
+        let table = SourceTable::of(&self.options, Some(&self.source_order));
+        let mut index = self.index.clone();
+        if let Some(tail) = self.tail_citations() {
+            index.absorb(tail);
+        }
+        index.finish(&table)
+    }
+
+    /// The citations of the tail as [`Stream::tail`] renders it (see
+    /// [`Stream::write_tail`]): of the open text's preview, after the
+    /// committed part; inside a list or quote, of what is inside it. None
+    /// inside code, which holds none, or a table, whose row being typed is
+    /// held back.
+    fn tail_citations(&self) -> Option<IndexBuilder> {
+        let context = self.context();
+        let whole = |open: &str| context.render_open(&preview::preview(open).text, None, None);
+        match &self.frontier {
+            None => Some(whole(&self.open).index),
+            Some(frontier) if frontier.tail_opener() == Some("") => {
+                let rendered = whole(&self.open);
+                match frontier.inside(&rendered.html) {
+                    Some(_) => Some(rendered.index),
+                    None => frontier.tail_citations(&context, &self.open),
+                }
+            }
+            Some(_) => None,
+        }
+    }
+
     /// `chunk` without the byte-order mark the message may start with,
     /// counted as committed so that ranges still point into the input
     /// (as [`crate::render`] does).

@@ -166,3 +166,23 @@ test("indented code with non-ASCII after its first line streams", () => {
   const { assembly } = stream(citemark, markdown, 1);
   assert.equal(assembly.html, citemark.render(markdown).html);
 });
+
+test("provisionalIndex lists the tail's citations with the tail's ordinals; citationIndex only the committed", () => {
+  for (const api of [citemark, lite]) {
+    const sources = [{ index: 1, title: "Q3 report", href: "https://q.example/3" }, { id: "call_1", title: "Revenue" }];
+    const stream = api.createStream({ sources });
+    stream.push("Committed [1].\n\nStill typing <cite id=\"call_1\">by region</cite> and [1]");
+    const patch = stream.push(" more");
+    const ordinalsIn = (html) => [...html.matchAll(/data-citation-ordinal="(\d+)"/g)].map((m) => Number(m[1]));
+    const committed = stream.citationIndex();
+    const provisional = stream.provisionalIndex();
+    assert.deepEqual(committed.occurrences.map((o) => o.ordinal), [1]);
+    assert.deepEqual(ordinalsIn(patch.tail), [2, 3], "the tail shows two citations");
+    assert.deepEqual(provisional.occurrences.map((o) => o.ordinal), [1, 2, 3]);
+    assert.deepEqual(provisional.occurrences.map((o) => o.key), ["1", "call_1", "1"]);
+    assert.deepEqual(provisional.sources.map((s) => [s.source.title, s.uses]), [["Q3 report", 2], ["Revenue", 1]]);
+    stream.finish();
+    assert.deepEqual(stream.provisionalIndex(), stream.citationIndex(), "once finished, nothing is provisional");
+    stream.free();
+  }
+});

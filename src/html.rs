@@ -791,6 +791,15 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
             RawHtml::Escape => self.write_escaped(html, true),
             RawHtml::Strip => {}
             RawHtml::Sanitize => {
+                // Inside a link or a citation element only phrasing tags
+                // stay: a browser would end the paragraph at a `<div>` and
+                // open the `<a>` again inside it, two elements for one
+                // citation (fuzzing finding 5), and a raw `<a>` would nest
+                // anchors. The text between the dropped tags stays.
+                let in_anchor = self.citation.is_some() || self.links.contains(&true);
+                if inline && in_anchor && !crate::sanitize::is_phrasing_tag(html) {
+                    return;
+                }
                 // Inline HTML belongs to its leaf block, and to the innermost
                 // of our inline elements open there; an HTML block's scope
                 // belongs to the container, so it can span the markdown blocks
@@ -1065,6 +1074,40 @@ mod tests {
                 "<tr><td><i>1</i></td><td>2</td></tr>\n</tbody></table>\n"
             )
         );
+    }
+
+    /// Fuzzing finding 5: inside a link or a citation element, raw tags
+    /// that are not phrasing go (their text stays): a browser would end the
+    /// paragraph at a `<div>` and reopen the `<a>` inside it, two elements
+    /// for one citation; a raw `<a>` would nest anchors.
+    #[cfg(feature = "sanitize")]
+    #[test]
+    fn links_and_citations_hold_only_phrasing_raw_tags() {
+        let options = Options::default();
+        let cite = |label: &str| {
+            format!(
+                "<a class=\"citation citation-unresolved\" title=\"{label}\" data-citation-key=\"3\" \
+                 data-citation-kind=\"cite\" data-citation-ordinal=\"1\">"
+            )
+        };
+        for (md, expected) in [
+            (
+                r#"<cite id="3"><div>e</cite>"#,
+                format!("{}e</a>", cite("e")),
+            ),
+            (
+                r#"<cite id="3">a <b>b</b> <p>c</p> <a href="https://z/">d</a></cite>"#,
+                format!("{}a <b>b</b> c d</a>", cite("a b c d")),
+            ),
+            (
+                "[x <div>y</div> <i>z</i>](u)",
+                r#"<a href="u">x y <i>z</i></a>"#.to_owned(),
+            ),
+            // Outside an anchor, raw block tags are as they were.
+            ("*a <div>b</div>*", "<em>a <div>b</div></em>".to_owned()),
+        ] {
+            assert_eq!(html(&md, &options), format!("<p>{expected}</p>\n"), "{md}");
+        }
     }
 
     /// Issue 23: raw HTML opened inside one of our inline elements is

@@ -122,6 +122,20 @@ const SIMPLE_TAGS: &[&str] = &[
     "span", "strike", "strong", "sub", "sup", "tt", "u", "var", "wbr",
 ];
 
+/// Whether the raw tag `html` (`<span …>`, `</b>`) is one of the phrasing
+/// tags a link or citation element may hold: the simple ones and `<img>`.
+/// (Anything else there is dropped: see the writer's `raw_html`.)
+pub(crate) fn is_phrasing_tag(html: &str) -> bool {
+    let name = html
+        .trim_start_matches('<')
+        .trim_start_matches('/')
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    name == "img" || SIMPLE_TAGS.contains(&name.as_str())
+}
+
 /// The ammonia cleaner for raw HTML, writing `link_rel` on kept links and
 /// keeping `<img>` only when images are shown.
 #[cfg(feature = "sanitize")]

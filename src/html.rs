@@ -1106,7 +1106,7 @@ mod tests {
             // Outside an anchor, raw block tags are as they were.
             ("*a <div>b</div>*", "<em>a <div>b</div></em>".to_owned()),
         ] {
-            assert_eq!(html(&md, &options), format!("<p>{expected}</p>\n"), "{md}");
+            assert_eq!(html(md, &options), format!("<p>{expected}</p>\n"), "{md}");
         }
     }
 

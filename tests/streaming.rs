@@ -156,6 +156,22 @@ fn a_split_character_after_an_invalid_byte_waits_for_its_other_bytes() {
     assert_eq!(html.html(), "<p>\u{FFFD}\u{3C7}</p>\n");
 }
 
+/// After a blank line, a `>` starts a second quote: the tail, which goes
+/// inside the first (still open), stays there (fuzzing finding 1). The
+/// patch checker asks every tail to be balanced alone.
+#[test]
+fn a_quote_after_a_quote_keeps_the_tail_inside_the_first() {
+    for md in ["> a\n\n>", "> a\n\n> b\n", "- a\n\n> b", "> - a\n\n>"] {
+        let cuts: Vec<usize> = (1..md.len()).collect();
+        let html = stream_checking_steps(md, &cuts, &Options::default());
+        assert_eq!(
+            html.ok(),
+            Some(render(md, &Options::default()).html),
+            "{md:?}"
+        );
+    }
+}
+
 /// A byte-order mark starting the message is not text, however the
 /// message is cut, and ranges still count its bytes (issue 21).
 #[test]

@@ -288,7 +288,10 @@ impl Frontier {
             Frontier::Leaf(_) => html.split_once("<tbody>\n")?.1,
             Frontier::Container(_) => html.split_once('\n')?.1,
         };
-        inner.strip_suffix('\n')?.strip_suffix(self.end_tags())
+        let inner = inner.strip_suffix('\n')?.strip_suffix(self.end_tags())?;
+        // (`> a\n\n>` renders two quotes: the first one's end tag and the
+        // second one's start are not inside the first.)
+        never_closes_more(inner, self.end_tags()).then_some(inner)
     }
 
     /// Whether the line being typed at the end of `open` already ends the
@@ -678,6 +681,33 @@ pub(super) fn without_blank_lines_at_end(text: &str) -> &str {
         end = line_start;
     }
     &text[..end]
+}
+
+/// Whether `html` never closes more elements named as `end_tag` (`</ul>`)
+/// than it opened before: read left to right, it stays inside one.
+fn never_closes_more(html: &str, end_tag: &str) -> bool {
+    let name = end_tag.trim_start_matches("</").trim_end_matches('>');
+    let mut depth = 0usize;
+    for (at, _) in html.match_indices('<') {
+        let tag = &html[at + 1..];
+        if let Some(closing) = tag.strip_prefix('/') {
+            if closing
+                .strip_prefix(name)
+                .is_some_and(|rest| rest.starts_with('>'))
+            {
+                let Some(less) = depth.checked_sub(1) else {
+                    return false;
+                };
+                depth = less;
+            }
+        } else if tag
+            .strip_prefix(name)
+            .is_some_and(|rest| rest.starts_with(['>', ' ']))
+        {
+            depth += 1;
+        }
+    }
+    true
 }
 
 /// Renders `lines` after `opener`, whose own text is left out (a code

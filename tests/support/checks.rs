@@ -398,11 +398,12 @@ impl PatchChecker {
         let tail = patch.tail.as_deref().unwrap_or("");
         if self.expect.own_tags {
             // What a host that keeps a string shows: the open elements, the
-            // tail, their end tags. (The tail alone may close the innermost
-            // open element and open another of its kind: docs/fuzzing.md,
-            // finding 1.)
+            // tail, their end tags; and what a DOM host parses inside the
+            // innermost open element: the tail alone, balanced (it never
+            // leaves that element: docs/fuzzing.md, finding 1).
             let view = [self.start_tags().as_str(), tail, &innermost_first].concat();
             check_nesting(&view).map_err(|e| format!("tail {tail:?} not balanced: {e}"))?;
+            check_nesting(tail).map_err(|e| format!("tail {tail:?} leaves its element: {e}"))?;
         }
         if self.expect.safe {
             for (what, html) in [("append", patch.append.as_str()), ("tail", tail)] {

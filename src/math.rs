@@ -23,6 +23,7 @@ use std::ops::Range;
 use pulldown_cmark::{CowStr, Event};
 
 use crate::cite::text::slice;
+use crate::parse::is_escaped;
 
 /// An inline event with its range in the source.
 type Spanned<'a> = (Event<'a>, Range<usize>);
@@ -189,7 +190,7 @@ fn text_delimiters(
             .copied()
     };
     let after = |at: usize| source.get(start + at).copied();
-    let escaped = |at: usize| escaped_at(markdown, start + at);
+    let escaped = |at: usize| is_escaped(markdown, start + at);
     let space = |b: Option<u8>| b.is_none_or(|b| b.is_ascii_whitespace());
     // An escaped `(` or `[` starts its text event.
     if let Some(&first) = bytes.first() {
@@ -319,13 +320,6 @@ fn is_marker_content(run: &[Spanned<'_>], open: &Delimiter, close: &Delimiter) -
         })
 }
 
-/// Whether the character at `at` is escaped: an odd number of backslashes
-/// right before it.
-fn escaped_at(markdown: &str, at: usize) -> bool {
-    let before = &markdown.as_bytes()[..at.min(markdown.len())];
-    before.iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1
-}
-
 /// The TeX between the delimiters, `inner` in the source, as written: on
 /// each line after the first, the container's marks (`> `, an item's
 /// indent) are left out, which is where the line's first event starts.
@@ -336,7 +330,7 @@ fn tex(markdown: &str, inner: Range<usize>, events: &[Spanned<'_>]) -> String {
     for (event, range) in events {
         if line_break && range.start > from {
             // (A line starting with an escape starts at its backslash.)
-            let start = range.start - usize::from(escaped_at(markdown, range.start));
+            let start = range.start - usize::from(is_escaped(markdown, range.start));
             from = start.max(from);
         }
         line_break = matches!(event, Event::SoftBreak | Event::HardBreak);

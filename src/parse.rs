@@ -63,6 +63,13 @@ pub(crate) fn without_byte_order_mark(markdown: &str) -> (&str, usize) {
 
 const BYTE_ORDER_MARK: char = '\u{FEFF}';
 
+/// Whether the character at `at` in `text` is backslash-escaped: an odd
+/// number of backslashes right before it.
+pub(crate) fn is_escaped(text: &str, at: usize) -> bool {
+    let before = &text.as_bytes()[..at.min(text.len())];
+    before.iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1
+}
+
 /// A parser over `markdown` whose events carry their source byte ranges.
 pub(crate) fn parse(markdown: &str) -> pulldown_cmark::OffsetIter<'_, OnBrokenLink<'static, '_>> {
     // No callback: what `Parser::new_ext` does.

@@ -17,11 +17,11 @@ const MAX_RANGE_SPAN: u32 = 20;
 pub(crate) const MAX_DIGITS: usize = 9;
 
 /// The words that may open a prompt template's marker, `[citation:3]`.
-const PROMPT_WORDS: [&str; 2] = ["citation", "source"];
+pub(crate) const PROMPT_WORDS: [&str; 2] = ["citation", "source"];
 /// OpenAI file search's brackets and the dagger before its label.
-const LENTICULAR_OPEN: &str = "\u{3010}";
-const LENTICULAR_CLOSE: &str = "\u{3011}";
-const DAGGER: &str = "\u{2020}";
+pub(crate) const FILE_SEARCH_OPEN: char = '\u{3010}';
+pub(crate) const FILE_SEARCH_CLOSE: char = '\u{3011}';
+pub(crate) const FILE_SEARCH_DAGGER: char = '\u{2020}';
 
 /// Which spellings of a marker group are recognized.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,7 +127,7 @@ pub(crate) fn only_markers(text: &str) -> Vec<Marker> {
 /// Parses the marker group opening at `text[start]` (a `[` or a `【`).
 fn parse_marker(text: &str, start: usize, spellings: Spellings) -> Option<Marker> {
     let rest = &text[start..];
-    if rest.starts_with(LENTICULAR_OPEN) && spellings.file_search {
+    if rest.starts_with(FILE_SEARCH_OPEN) && spellings.file_search {
         return parse_file_search(text, start);
     }
     if !rest.starts_with('[') {
@@ -211,21 +211,21 @@ fn prompt_word(text: &str) -> Option<usize> {
 fn parse_file_search(text: &str, start: usize) -> Option<Marker> {
     let mut cursor = Cursor {
         bytes: text.as_bytes(),
-        pos: start + LENTICULAR_OPEN.len(),
+        pos: start + FILE_SEARCH_OPEN.len_utf8(),
     };
     let number = cursor.number()?;
     if cursor.peek() == Some(b':') {
         cursor.pos += 1;
         cursor.number()?;
     }
-    let rest = text.get(cursor.pos..)?.strip_prefix(DAGGER)?;
-    let label_end = rest.find(LENTICULAR_CLOSE)?;
+    let rest = text.get(cursor.pos..)?.strip_prefix(FILE_SEARCH_DAGGER)?;
+    let label_end = rest.find(FILE_SEARCH_CLOSE)?;
     // A label is a file name or `source`: one line, no nested bracket.
     let label = &rest[..label_end];
-    if label.contains(['\n', '\u{3010}']) {
+    if label.contains(['\n', FILE_SEARCH_OPEN]) {
         return None;
     }
-    let end = text.len() - rest.len() + label_end + LENTICULAR_CLOSE.len();
+    let end = text.len() - rest.len() + label_end + FILE_SEARCH_CLOSE.len_utf8();
     Some(Marker {
         range: start..end,
         first: number,

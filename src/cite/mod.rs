@@ -26,7 +26,7 @@ use pulldown_cmark::{CowStr, Event, LinkType, Tag, TagEnd};
 
 use crate::autolink::{find_autolinks, may_contain_autolink, Autolink};
 use crate::options::{Options, Syntaxes};
-use crate::parse::is_inline;
+use crate::parse::{is_escaped, is_inline};
 use crate::source::SourceOrder;
 use index::{CitationIndex, CitationKind, DiagnosticKind, IndexBuilder};
 use resolve::Found;
@@ -268,7 +268,7 @@ where
             BlockContent::Any
         } else if math
             || memchr::memchr2(b'[', b'<', source.as_bytes()).is_some()
-            || (options.syntaxes.file_search_markers && source.contains('\u{3010}'))
+            || (options.syntaxes.file_search_markers && source.contains(marker::FILE_SEARCH_OPEN))
         {
             BlockContent::NoBareUrls
         } else {
@@ -881,10 +881,7 @@ impl<'a, 'o, S: FnMut(Ev<'a>, &Resolver<'o>)> RunProcessor<'_, 'a, 'o, S> {
     /// which CommonMark leaves as text when no `[1]:` is defined) is one
     /// citation labelled with it.
     fn marker_items(&mut self, text: &str, marker: marker::Marker, items: &mut Vec<TextItem>) {
-        let escaped = |at: usize| {
-            let before = &self.markdown.as_bytes()[..at.min(self.markdown.len())];
-            before.iter().rev().take_while(|b| **b == b'\\').count() % 2 == 1
-        };
+        let escaped = |at: usize| is_escaped(self.markdown, at);
         // `\[1\]` is the writer asking for literal brackets.
         let literal = |(range, verbatim): &(Range<usize>, bool)| {
             !verbatim || escaped(range.start) || escaped(range.end.saturating_sub(1))

@@ -21,6 +21,8 @@
 use std::borrow::Cow;
 
 use super::{has_byte, FindLast};
+use crate::cite::marker::{FILE_SEARCH_CLOSE, FILE_SEARCH_DAGGER, FILE_SEARCH_OPEN, PROMPT_WORDS};
+use crate::parse::is_escaped;
 
 /// The open text as the tail should show it, and what the tail's cache
 /// (`tail.rs`) may rely on until the next newline.
@@ -656,9 +658,7 @@ fn is_prompt_marker_start(inner: &str) -> bool {
     let Some((word, numbers)) = inner.split_once(':') else {
         return false;
     };
-    ["citation", "source"]
-        .iter()
-        .any(|w| w.eq_ignore_ascii_case(word))
+    PROMPT_WORDS.iter().any(|w| w.eq_ignore_ascii_case(word))
         && numbers
             .bytes()
             .all(|b| b.is_ascii_digit() || matches!(b, b',' | b' '))
@@ -667,11 +667,11 @@ fn is_prompt_marker_start(inner: &str) -> bool {
 /// OpenAI file search's `【3†source】` being typed at the end of `block`:
 /// where its `【` is. (Its label is a file name, held to its `】`.)
 fn unfinished_file_search_marker(block: &str) -> Option<usize> {
-    let open = block.rfind('\u{3010}')?;
-    let rest = &block[open + '\u{3010}'.len_utf8()..];
-    let (number, label) = rest.split_once('\u{2020}').unwrap_or((rest, ""));
+    let open = block.rfind(FILE_SEARCH_OPEN)?;
+    let rest = &block[open + FILE_SEARCH_OPEN.len_utf8()..];
+    let (number, label) = rest.split_once(FILE_SEARCH_DAGGER).unwrap_or((rest, ""));
     let number_like = number.bytes().all(|b| b.is_ascii_digit() || b == b':');
-    (number_like && !label.contains(['\u{3011}', '\n'])).then_some(open)
+    (number_like && !label.contains([FILE_SEARCH_CLOSE, '\n'])).then_some(open)
 }
 
 /// How far back an inline `$` that nothing closed yet is held: further,
@@ -684,15 +684,7 @@ const MATH_HOLD: usize = 200;
 /// bytes, and not before a digit or a space (`$5`, `$ 5`: currency).
 fn unfinished_math(block: &str) -> Option<usize> {
     let bytes = block.as_bytes();
-    let escaped = |at: usize| {
-        bytes[..at]
-            .iter()
-            .rev()
-            .take_while(|&&b| b == b'\\')
-            .count()
-            % 2
-            == 1
-    };
+    let escaped = |at: usize| is_escaped(block, at);
     let display = block
         .match_indices("$$")
         .filter(|(at, _)| !escaped(*at))

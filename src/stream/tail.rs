@@ -46,6 +46,7 @@ use super::preview::{
 };
 use super::{has_any_byte, has_fence_run, reaches_back, FindLast};
 use crate::cite::index::IndexBuilder;
+use crate::cite::marker::FILE_SEARCH_OPEN;
 use text::{
     byte_classes, cite_tags, cites_paired, classes_render_as_itself, closes_before_opening,
     has_html_line, has_url_like_word, inline_content_start, innermost_block, is_plain, is_settled,
@@ -495,8 +496,7 @@ impl Tail {
         // A `【` on the line may open a file-search marker, which the
         // preview holds back whole: the inline caches, which take typed
         // text as showing as typed, stay off while it is there.
-        let inline =
-            memchr::memmem::find(&open.as_bytes()[line_start..], "\u{3010}".as_bytes()).is_none();
+        let inline = !open[line_start..].contains(FILE_SEARCH_OPEN);
         let cached = match &self.state {
             Some(State::HeldRow {
                 line_start: held,

@@ -24,7 +24,10 @@
 #               (panics on a magic input); never part of the package
 #   make soak   10,000 messages rendered and streamed in one Node process: wasm memory and
 #               JS heap over time, forgotten streams reclaimed or not (docs/reliability.md)
-#   make size       the package's sizes (raw/gzip/brotli) and render speed in Node
+#   make size       what a production Vite build ships per entry (JS + wasm; raw/gzip/brotli)
+#               against the size targets, the package's own sizes, and render speed in Node
+#   make bench-startup  per entry, the time from a page's first script to the first render
+#               in headless Chromium, Vite production builds (RUNS=9; docs/performance.md)
 #   make size-floor the smallest wasm the mandated dependencies allow (pulldown-cmark alone,
 #               + serde JSON, + ammonia) beside the package's own wasm, for the size targets
 #   make apps       the Vite example apps (examples/*-app) built against the packed package
@@ -36,7 +39,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: test-trap-wasm soak demo test bench bench-shapes bench-corpus bench-node bench-browser toolchain fmt lint doc test-browser pkg pkg-tools test-node size size-floor apps fuzz fuzz-tools fuzz-regressions
+.PHONY: test-trap-wasm soak demo test bench bench-shapes bench-corpus bench-node bench-browser toolchain fmt lint doc test-browser pkg pkg-tools test-node size size-floor bench-startup apps fuzz fuzz-tools fuzz-regressions
 
 ## Installs what the Rust checks need; idempotent and quick when present.
 toolchain:
@@ -147,8 +150,16 @@ test-node: pkg test-trap-wasm
 	tests/browser/ensure-chromium.sh
 	node tests/node/run.mjs
 
+## pkg/scripts/size.mjs: builds a minimal Vite app per entry under target/size/ (tests/node's
+## pinned Vite, npm ci only when its lockfile changed; the package packed and installed).
 size: pkg
 	node pkg/scripts/size.mjs
+
+## docs/performance.md "Startup in Chromium": make size's Vite apps in headless Chromium,
+## a fresh context per run (benches/browser/startup.mjs); a minute or two, not part of make test.
+bench-startup: pkg
+	tests/browser/ensure-chromium.sh
+	node benches/browser/startup.mjs
 
 ## docs/reliability.md "Memory over a long session": a few minutes, not part of make test.
 soak: pkg

@@ -276,7 +276,13 @@ export function adapt(provider: Provider, response: JsonValue): Adapted;
 export function createStream(options: TrustedOptions): TrustedStream;
 export function createStream(options?: Options | null): Stream;
 
-/** Resolves once the WebAssembly module is ready: at once where it compiled synchronously on import. */
+/**
+ * Resolves once the WebAssembly module is ready: at once where it compiled
+ * synchronously on import (`citemark`, `citemark/lite`, and the async entries
+ * under Node); after the `.wasm` file is fetched and compiled for
+ * `citemark/async` and `citemark/lite/async` in browsers, whose calls throw
+ * until then. Rejects if the module cannot be loaded.
+ */
 export const ready: Promise<void>;
 
 /** Returns `ready`. */

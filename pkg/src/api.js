@@ -165,6 +165,30 @@ function concat(first, last) {
   });
 }
 
+/**
+ * Compiles the wasm at `url` (the asynchronous entries' `.wasm` file):
+ * streaming compilation, off the main thread, where the server says
+ * `application/wasm`; otherwise the bytes are read first and compiled.
+ */
+export async function fetchModule(url) {
+  const response = await fetch(url);
+  if (!response.ok) {
+    throw new Error(`fetching ${url} gave HTTP ${response.status}`);
+  }
+  const type = response.headers.get("content-type") ?? "";
+  if (typeof WebAssembly.compileStreaming === "function" && /^application\/wasm\b/i.test(type)) {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
+/**
+ * The public API over one entry's wasm. `payload` is the wasm as base64 text
+ * (the synchronous entries) or as bytes (the asynchronous entries under
+ * Node), compiled synchronously here, or a function returning a promise of
+ * the compiled `WebAssembly.Module` (the asynchronous entries elsewhere),
+ * which the API waits for: until `ready` resolves, calls throw.
+ */
 export function makeApi(createGlue, payload) {
   /** The compiled module (a `WebAssembly.Module`), instantiated again after a trap. */
   let compiled = null;
@@ -176,31 +200,40 @@ export function makeApi(createGlue, payload) {
    */
   let live = null;
   let ready;
-  let bytes = decodeBase64(payload);
-  try {
-    // Synchronous: no top-level await, no `ready` to wait for. Node and
-    // browsers compile a module of this size synchronously on the main thread.
-    compiled = new WebAssembly.Module(bytes);
-    bytes = null;
-    live = instantiate();
-    ready = Promise.resolve();
-  } catch (error) {
-    // An engine that refuses synchronous compilation: compile asynchronously
-    // and have callers `await ready` (or `await init()`) first.
-    ready = (compiled ? Promise.resolve(compiled) : WebAssembly.compile(bytes))
+  if (typeof payload === "function") {
+    ready = later(Promise.resolve().then(payload));
+  } else {
+    let bytes = typeof payload === "string" ? decodeBase64(payload) : payload;
+    try {
+      // Synchronous: no top-level await, no `ready` to wait for. Node and
+      // browsers compile a module of this size synchronously on the main thread.
+      compiled = new WebAssembly.Module(bytes);
+      bytes = null;
+      live = instantiate();
+      ready = Promise.resolve();
+    } catch {
+      // An engine that refuses synchronous compilation: compile asynchronously
+      // and have callers `await ready` (or `await init()`) first.
+      ready = later(compiled ? Promise.resolve(compiled) : WebAssembly.compile(bytes));
+      bytes = null;
+    }
+  }
+
+  /** `ready` for a module still being compiled: resolves once it is instantiated. */
+  function later(module) {
+    const done = module
       .then(async (module) => {
-        compiled = module;
-        bytes = null;
         const glue = createGlue();
         await glue.default({ module_or_path: module });
+        compiled = module;
         live = { glue, lost: null };
       })
       .catch((e) => {
         failure = e;
         throw e;
       });
-    ready.catch(() => {});
-    void error;
+    done.catch(() => {});
+    return done;
   }
 
   function instantiate() {

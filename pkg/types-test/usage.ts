@@ -3,6 +3,8 @@
 import { adapt, createStream, init, memoryBytes, ready, render, reset } from "citemark";
 import type { Adapted, CitationIndex, Occurrence, Options, Patch, Source, SourceUse, Step, Stream, TrustedHTML, TrustedStream } from "citemark";
 import { render as renderLite } from "citemark/lite";
+import * as asyncEntry from "citemark/async";
+import * as liteAsync from "citemark/lite/async";
 
 const sources: Source[] = [
   { id: "call_q3", title: "Q3 revenue", href: "https://app.example/q/3" },
@@ -63,6 +65,14 @@ async function loaded(): Promise<void> {
   await init();
 }
 
+// The asynchronous entries: the same API, awaited first.
+async function loadedAsync(): Promise<string> {
+  await asyncEntry.ready;
+  await liteAsync.init();
+  const stream: Stream = liteAsync.createStream({ sources });
+  return asyncEntry.render("x [1]", options).html + stream.finish().append;
+}
+
 // @ts-expect-error: an unknown mode is rejected
 render("x", { mode: "fancy" });
 // @ts-expect-error: images are shown, linked or their alt text
@@ -83,4 +93,4 @@ const notString: string = render("*a*", { trustedTypes: true }).html;
 // @ts-expect-error: a trusted stream's patches are frozen
 trustedStream.push("b").append = "<img src=x onerror=alert(1)>";
 
-export { trusted, trustedTail, bytes, notString, warned, html, ordinal, kind, used, again, tail, maybeTail, units, rewound, shown, badStep, last, idx, loaded };
+export { trusted, trustedTail, bytes, notString, warned, html, ordinal, kind, used, again, tail, maybeTail, units, rewound, shown, badStep, last, idx, loaded, loadedAsync };

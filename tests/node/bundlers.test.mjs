@@ -2,9 +2,12 @@
 // `citemark/lite` is built with Vite (production build, default target: no
 // top-level await allowed), served by Vite's dev server, and bundled by
 // webpack 5 (production), each with no configuration about wasm, and run in
-// headless Chromium. Skipped loudly without /usr/bin/chromium (fails under CI=true).
+// headless Chromium; so is one importing the asynchronous entries
+// (`citemark/async`, `citemark/lite/async`), whose .wasm the bundler must emit
+// as an asset and the page fetch and compile. Skipped loudly without
+// /usr/bin/chromium (fails under CI=true).
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize } from "node:path";
 import { test } from "node:test";
@@ -28,16 +31,58 @@ const EXPECTED = {
   streamed: citemark.render("Hello [1]\n\nNext\n").html,
 };
 
-function app(name) {
+// The asynchronous entries: not ready on import in a browser (the .wasm is
+// fetched), ready after `await ready`, then the same results as the sync ones.
+const MAIN_ASYNC = `import { render, createStream, ready } from "citemark/async";
+import * as lite from "citemark/lite/async";
+let early;
+try { render("x"); early = "rendered before ready"; } catch (e) { early = e.message; }
+async function main() {
+  await Promise.all([ready, lite.init()]);
+  const out = render("Up 4% [1] <b onclick=x>bold</b>.", { sources: [{ title: "Q3", href: "https://q.example/3" }] });
+  const s = createStream(); let streamed = "";
+  for (const c of ["Hel", "lo [1", "]\\n\\nNext\\n"]) streamed += s.push(c).append;
+  streamed += s.finish().append;
+  const wasm = performance.getEntriesByType("resource").filter((r) => /\\.wasm(\\?|$)/.test(r.name)).length;
+  window.result = { html: out.html, lite: lite.render("<b>x</b>").html, streamed, early, wasm };
+}
+main().catch((e) => { window.result = { error: String(e) }; });
+`;
+const EXPECTED_ASYNC = {
+  ...EXPECTED,
+  early: "citemark: the WebAssembly module is still compiling; `await ready` (or `await init()`) first",
+  wasm: 2,
+};
+
+function app(name, main = MAIN) {
   const dir = join(process.cwd(), "bundler-apps", name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "main.js"), MAIN);
+  writeFileSync(join(dir, "main.js"), main);
   return dir;
 }
 
+/** The files under `dir` (recursively) by extension: how many, and their total bytes. */
+function filesByType(dir) {
+  const found = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const ext = extname(entry.name);
+    const bytes = statSync(join(entry.parentPath ?? entry.path, entry.name)).size;
+    found[ext] = { count: (found[ext]?.count ?? 0) + 1, bytes: (found[ext]?.bytes ?? 0) + bytes };
+  }
+  return found;
+}
+
+/** A build of the async entries: two .wasm assets, and JS without the base64 payload. */
+function assertAssets(dist) {
+  const found = filesByType(dist);
+  assert.equal(found[".wasm"]?.count, 2, `two .wasm assets in ${dist}: ${JSON.stringify(found)}`);
+  assert.ok(found[".js"].bytes < 200_000, `no base64 payload in the JS: ${JSON.stringify(found)}`);
+}
+
 function serveStatic(root) {
-  const types = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript" };
+  const types = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm" };
   const server = createServer((req, res) => {
     let path = decodeURIComponent(new URL(req.url, "http://x").pathname);
     if (path === "/") path = "/index.html";
@@ -52,30 +97,61 @@ async function resultOf(url) {
   return (await pageResult(url)).result;
 }
 
-test("Vite production build (default config) runs in Chromium", { skip }, async () => {
-  const dir = app("vite");
-  writeFileSync(join(dir, "index.html"), '<!doctype html><meta charset="utf-8"><script type="module" src="./main.js"></script>');
+const PAGE = '<!doctype html><meta charset="utf-8"><script type="module" src="./main.js"></script>';
+
+/** `dir` built by Vite (production, no config), served, and its page's result in Chromium; `check(dist)` first. */
+async function viteBuildResult(dir, check = () => {}) {
+  writeFileSync(join(dir, "index.html"), PAGE);
   const { build } = await import("vite");
   await build({ root: dir, logLevel: "warn", configFile: false });
+  check(join(dir, "dist"));
   const server = await serveStatic(join(dir, "dist"));
   try {
-    assert.deepEqual(await resultOf(`http://127.0.0.1:${server.address().port}/`), EXPECTED);
+    return await resultOf(`http://127.0.0.1:${server.address().port}/`);
   } finally {
     server.close();
   }
-});
+}
 
-test("Vite dev server (default config) runs in Chromium", { skip }, async () => {
-  const dir = app("vite-dev");
-  writeFileSync(join(dir, "index.html"), '<!doctype html><meta charset="utf-8"><script type="module" src="./main.js"></script>');
+/** `dir` served by Vite's dev server (no config), and its page's result in Chromium. */
+async function viteDevResult(dir) {
+  writeFileSync(join(dir, "index.html"), PAGE);
   const { createServer: createViteServer } = await import("vite");
   const server = await createViteServer({ root: dir, logLevel: "warn", configFile: false, server: { port: 0, host: "127.0.0.1" } });
   await server.listen();
   try {
-    assert.deepEqual(await resultOf(server.resolvedUrls.local[0]), EXPECTED);
+    return await resultOf(server.resolvedUrls.local[0]);
   } finally {
     await server.close();
   }
+}
+
+/** `dir` bundled by webpack 5 (production, no wasm config), served, and its page's result in Chromium; `check(dist)` first. */
+async function webpackResult(dir, check = () => {}) {
+  const { default: webpack } = await import("webpack");
+  const stats = await new Promise((resolve, reject) =>
+    webpack(
+      { mode: "production", context: dir, entry: "./main.js", output: { path: join(dir, "dist"), filename: "main.js" }, performance: { hints: false } },
+      (err, s) => (err ? reject(err) : resolve(s)),
+    ),
+  );
+  assert.equal(stats.hasErrors(), false, stats.toString("errors-only"));
+  check(join(dir, "dist"));
+  writeFileSync(join(dir, "dist", "index.html"), '<!doctype html><meta charset="utf-8"><script src="main.js"></script>');
+  const server = await serveStatic(join(dir, "dist"));
+  try {
+    return await resultOf(`http://127.0.0.1:${server.address().port}/`);
+  } finally {
+    server.close();
+  }
+}
+
+test("Vite production build (default config) runs in Chromium", { skip }, async () => {
+  assert.deepEqual(await viteBuildResult(app("vite")), EXPECTED);
+});
+
+test("Vite dev server (default config) runs in Chromium", { skip }, async () => {
+  assert.deepEqual(await viteDevResult(app("vite-dev")), EXPECTED);
 });
 
 test("a React app rendering a finished answer with render() built by Vite renders the citations", { skip }, async () => {
@@ -170,20 +246,17 @@ main();
 });
 
 test("webpack 5 production bundle (no wasm config) runs in Chromium", { skip }, async () => {
-  const dir = app("webpack");
-  const { default: webpack } = await import("webpack");
-  const stats = await new Promise((resolve, reject) =>
-    webpack(
-      { mode: "production", context: dir, entry: "./main.js", output: { path: join(dir, "dist"), filename: "main.js" }, performance: { hints: false } },
-      (err, s) => (err ? reject(err) : resolve(s)),
-    ),
-  );
-  assert.equal(stats.hasErrors(), false, stats.toString("errors-only"));
-  writeFileSync(join(dir, "dist", "index.html"), '<!doctype html><meta charset="utf-8"><script src="main.js"></script>');
-  const server = await serveStatic(join(dir, "dist"));
-  try {
-    assert.deepEqual(await resultOf(`http://127.0.0.1:${server.address().port}/`), EXPECTED);
-  } finally {
-    server.close();
-  }
+  assert.deepEqual(await webpackResult(app("webpack")), EXPECTED);
+});
+
+test("Vite production build of the async entries emits the .wasm as assets and runs in Chromium", { skip }, async () => {
+  assert.deepEqual(await viteBuildResult(app("vite-async", MAIN_ASYNC), assertAssets), EXPECTED_ASYNC);
+});
+
+test("Vite dev server (default config) serves the async entries' .wasm and runs in Chromium", { skip }, async () => {
+  assert.deepEqual(await viteDevResult(app("vite-dev-async", MAIN_ASYNC)), EXPECTED_ASYNC);
+});
+
+test("webpack 5 production bundle of the async entries (no wasm config) emits the .wasm as assets and runs in Chromium", { skip }, async () => {
+  assert.deepEqual(await webpackResult(app("webpack-async", MAIN_ASYNC), assertAssets), EXPECTED_ASYNC);
 });

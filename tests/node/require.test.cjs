@@ -25,3 +25,16 @@ test("require and import share one module instance", async () => {
   const imported = await import("citemark");
   assert.equal(required.render, imported.render);
 });
+
+test("require('citemark/async') and require('citemark/lite/async') load the .wasm file and render on the next line", () => {
+  const pairs = [
+    [require("citemark/async"), require("citemark")],
+    [require("citemark/lite/async"), require("citemark/lite")],
+  ];
+  for (const [entry, sync] of pairs) {
+    assert.notEqual(entry.render, sync.render, "its own module and instance");
+    const markdown = "Up 4% [1] <kbd>k</kbd>.";
+    const options = { sources: [{ title: "Q3", href: "https://q.example/3" }] };
+    assert.deepEqual(entry.render(markdown, options), sync.render(markdown, options));
+  }
+});

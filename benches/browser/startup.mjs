@@ -9,25 +9,32 @@
 // (`citemark`, `citemark/async`, `citemark/lite`, `citemark/lite/async`), a
 // page whose inline classic script records performance.now() before the
 // module bundle runs, and whose module imports the entry, awaits `ready` and
-// renders one cited answer into the page. Served from 127.0.0.1 with
-// `application/wasm` for .wasm files (so the async entries compile while
-// streaming) and no compression (the network is not what is measured), each
-// run in a fresh browser context (an empty HTTP cache, so no cached compiled
-// wasm), entries interleaved run by run. Reported per entry: the median and
-// range over RUNS (default 9) of inline script → ready (fetch, parse and
-// compile) and → first render done, the first render() call alone, the longest the main thread was blocked
-// (the longest gap in a MessageChannel ping-pong the page runs until the
-// render, or a longer 'longtask' entry), and how many runs had a long task
-// (PerformanceObserver 'longtask': over 50 ms). Debian's headless Chromium, the browser tests' flags.
+// renders one cited answer into the page. Served from 127.0.0.1, every file
+// gzip -9 as a production server sends it, .wasm as `application/wasm` (so
+// the async entries compile while streaming); MBPS=20 (then LATENCY_MS=40 by
+// default) emulates a network through Chromium's DevTools protocol, none by
+// default. Each run in a fresh browser context (an empty HTTP cache, so no
+// cached compiled wasm), entries interleaved run by run. Reported per entry,
+// the median and range over RUNS (default 9) of: inline script → `ready`
+// (download, parse, compile), → first render done, the first render() call
+// alone, the longest the main thread was blocked (the longest gap in a
+// MessageChannel ping-pong the page runs until the render, or a longer
+// 'longtask' entry), and how many runs had a long task (PerformanceObserver
+// 'longtask': over 50 ms). Debian's headless Chromium, the browser tests' flags.
 import { createServer } from "node:http";
 import { readFileSync, existsSync } from "node:fs";
 import { cpus } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
 
 import { buildApps, work } from "../../pkg/scripts/vite-apps.mjs";
 
 const RUNS = Number(process.env.RUNS ?? 9);
+// A network to emulate (Chromium's throttling, as DevTools does): MBPS megabits per second
+// down, LATENCY_MS round trip; none by default.
+const MBPS = Number(process.env.MBPS ?? 0);
+const LATENCY_MS = Number(process.env.LATENCY_MS ?? (MBPS ? 40 : 0));
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
 
@@ -35,12 +42,16 @@ const apps = await buildApps();
 const { chromium } = await import(pathToFileURL(join(work, "node_modules", "playwright-core", "index.mjs")).href);
 
 function serve(root) {
+  const gzipped = new Map();
   const server = createServer((req, res) => {
     let path = decodeURIComponent(new URL(req.url, "http://x").pathname);
     if (path === "/") path = "/index.html";
     const file = normalize(join(root, path));
     if (!file.startsWith(root) || !existsSync(file)) return res.writeHead(path === "/favicon.ico" ? 204 : 404).end();
-    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(readFileSync(file));
+    const headers = { "content-type": TYPES[extname(file)] ?? "application/octet-stream" };
+    if (!/\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) return res.writeHead(200, headers).end(readFileSync(file));
+    if (!gzipped.has(file)) gzipped.set(file, gzipSync(readFileSync(file), { level: 9 }));
+    res.writeHead(200, { ...headers, "content-encoding": "gzip" }).end(gzipped.get(file));
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
@@ -58,6 +69,11 @@ try {
     for (const [i, server] of servers.entries()) {
       const context = await browser.newContext();
       const page = await context.newPage();
+      if (MBPS) {
+        const cdp = await context.newCDPSession(page);
+        const bytesPerSecond = (MBPS * 1e6) / 8;
+        await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: LATENCY_MS, downloadThroughput: bytesPerSecond, uploadThroughput: bytesPerSecond });
+      }
       const errors = [];
       page.on("pageerror", (e) => errors.push(String(e)));
       await page.goto(`http://127.0.0.1:${server.address().port}/`);
@@ -82,7 +98,8 @@ const median = (xs) => {
 };
 const ms = (x) => `${x.toFixed(0)}`;
 const spread = (xs) => `${ms(median(xs))} (${ms(Math.min(...xs))}–${ms(Math.max(...xs))})`;
-console.log(`Chromium ${version}, ${cpus().length} cores (${cpus()[0]?.model ?? "unknown CPU"}), ${RUNS} runs per entry, medians (range), ms:\n`);
+const network = MBPS ? `${MBPS} Mbit/s, ${LATENCY_MS} ms round trip (emulated)` : "localhost, no throttling";
+console.log(`Chromium ${version}, ${cpus().length} cores (${cpus()[0]?.model ?? "unknown CPU"}), ${network}, files gzipped; ${RUNS} runs per entry, medians (range), ms:\n`);
 console.log("| entry | → ready | → first render done | first render() alone | main thread's longest block | runs with a long task (> 50 ms) |\n| --- | ---: | ---: | ---: | ---: | ---: |");
 for (const [i, app] of apps.entries()) {
   const rs = results[i];

@@ -7,7 +7,6 @@
 //! alignment is written as `align="…"`, as GitHub and cmark-gfm do, not as
 //! an inline `style` (no `style` attribute ever leaves citemark).
 
-use std::collections::HashMap;
 use std::ops::Range;
 
 use pulldown_cmark::{
@@ -15,10 +14,10 @@ use pulldown_cmark::{
 };
 use pulldown_cmark_escape::{escape_href, escape_html, escape_html_body_text};
 
-use crate::cite::index::CitationKind;
+use crate::cite::index::{CitationKind, FootnoteNumbering};
 use crate::cite::{CitationView, Citations, Ev, Resolver};
 use crate::options::{Images, Mode, Options, RawHtml};
-use crate::parse::{is_inline_end, is_inline_tag};
+use crate::parse::{is_inline_end, is_inline_tag, AWAITED_DESTINATION};
 use crate::sanitize::{Sanitizer, Scope};
 use crate::url;
 
@@ -49,24 +48,28 @@ pub(crate) struct WrittenPart {
 /// Writes what `citations` makes of its events as HTML, telling whether
 /// raw HTML was left open.
 /// `attributes` are the sources' citation attributes written so far (see
-/// [`SourceAttributes`]), added to as sources are first cited.
-pub(crate) fn write_html<'a, I>(
+/// [`SourceAttributes`]), added to as sources are first cited; footnotes
+/// are numbered by `footnotes`, which records them.
+pub(crate) fn write_html<'a, 'f, I>(
     citations: &mut Citations<'a, '_, I>,
     options: &Options,
     capacity: usize,
     attributes: &mut SourceAttributes,
+    footnotes: &mut FootnoteNumbering<'f>,
 ) -> WrittenPart
 where
     I: Iterator<Item = (Event<'a>, Range<usize>)>,
 {
     let mut writer = HtmlWriter::buffer_for(options);
     writer.source_attributes = std::mem::take(attributes);
+    writer.footnotes = std::mem::take(footnotes);
     // Reserving past glibc's mmap threshold (128 KiB) made every large
     // render map and fault in fresh pages: a third of its time. Beyond
     // that, doubling growth is cheaper.
     writer.out.reserve(capacity.min(MAX_UPFRONT_CAPACITY));
     citations.write_to(&mut |event, resolver| writer.event(event, resolver));
     *attributes = std::mem::take(&mut writer.source_attributes);
+    *footnotes = std::mem::take(&mut writer.footnotes);
     let open_raw_html = !writer.scopes.is_empty();
     WrittenPart {
         html: writer.finish(),
@@ -103,7 +106,7 @@ enum ImageAs<'a> {
     Link { src: CowStr<'a>, empty: bool },
 }
 
-struct HtmlWriter<'o, 'a> {
+struct HtmlWriter<'o, 'a, 'f> {
     options: &'o Options,
     out: String,
     end_newline: bool,
@@ -111,7 +114,7 @@ struct HtmlWriter<'o, 'a> {
     table_alignments: Vec<Alignment>,
     table_cell_index: usize,
     in_table_head: bool,
-    footnote_numbers: HashMap<CowStr<'a>, usize>,
+    footnotes: FootnoteNumbering<'f>,
     /// For each open link: whether an `<a>` was written (else refused).
     links: Vec<bool>,
     images: Vec<OpenImage<'a>>,
@@ -192,7 +195,7 @@ fn decimal(mut n: u32, buf: &mut [u8; 10]) -> &str {
     std::str::from_utf8(&buf[start..]).unwrap_or("0")
 }
 
-impl<'o, 'a> HtmlWriter<'o, 'a> {
+impl<'o, 'a, 'f> HtmlWriter<'o, 'a, 'f> {
     /// A writer with empty output.
     fn buffer_for(options: &'o Options) -> Self {
         HtmlWriter {
@@ -203,7 +206,7 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
             table_alignments: Vec::new(),
             table_cell_index: 0,
             in_table_head: false,
-            footnote_numbers: HashMap::new(),
+            footnotes: FootnoteNumbering::default(),
             links: Vec::new(),
             images: Vec::new(),
             citation: None,
@@ -345,7 +348,7 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
                 self.ensure_newline_before("<hr />\n");
             }
             Event::FootnoteReference(name) => {
-                let number = self.footnote_number(name.clone());
+                let number = self.footnotes.reference(&name);
                 self.write(r##"<sup class="footnote-reference"><a href="#"##);
                 self.write_escaped(&self.options.id_prefix, false);
                 self.write_escaped(&name, false);
@@ -359,11 +362,6 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
                 "<input disabled=\"\" type=\"checkbox\"/>\n"
             }),
         }
-    }
-
-    fn footnote_number(&mut self, name: CowStr<'a>) -> usize {
-        let next = self.footnote_numbers.len() + 1;
-        *self.footnote_numbers.entry(name).or_insert(next)
     }
 
     /// Writes `s`, on a new line unless the output is already at one.
@@ -493,7 +491,7 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
                 self.ensure_newline_before("<div class=\"footnote-definition\" id=\"");
                 self.write_escaped(&self.options.id_prefix, false);
                 self.write_escaped(&name, false);
-                let number = self.footnote_number(name);
+                let number = self.footnotes.definition(&name);
                 self.write("\"><sup class=\"footnote-definition-label\">");
                 self.write(&number.to_string());
                 self.write("</sup>");
@@ -544,6 +542,10 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
     // ---- links and images --------------------------------------------------
 
     fn start_link(&mut self, link_type: LinkType, dest_url: &str, title: &str) {
+        if dest_url == AWAITED_DESTINATION {
+            self.links.push(false);
+            return;
+        }
         let href: CowStr<'_> = if link_type == LinkType::Email {
             CowStr::from(format!("mailto:{dest_url}"))
         } else {
@@ -690,7 +692,7 @@ impl<'o, 'a> HtmlWriter<'o, 'a> {
             }
             Event::SoftBreak | Event::HardBreak | Event::Rule => self.write(" "),
             Event::FootnoteReference(name) => {
-                let number = self.footnote_number(name);
+                let number = self.footnotes.reference(&name);
                 self.write(&format!("[{number}]"));
             }
             Event::TaskListMarker(checked) => self.write(if checked { "[x]" } else { "[ ]" }),

@@ -76,22 +76,25 @@ pub(crate) fn parse(markdown: &str) -> pulldown_cmark::OffsetIter<'_, OnBrokenLi
     Parser::new_with_broken_link_callback(markdown, parser_options(), None).into_offset_iter()
 }
 
-/// A parser over `markdown` that calls `on_broken_link` for every
-/// reference-style link whose label has no definition.
-pub(crate) fn parse_noting_broken_links<'c, 'a, F>(
+/// A parser over `markdown` that asks `on_broken_link` about every
+/// reference-style link whose label has no definition: it may give the
+/// link a destination and title.
+pub(crate) fn parse_with_broken_links<'c, 'a, F>(
     markdown: &'a str,
-    mut on_broken_link: F,
+    on_broken_link: F,
 ) -> pulldown_cmark::OffsetIter<'a, OnBrokenLink<'c, 'a>>
 where
-    F: FnMut(BrokenLink<'a>) + 'c,
+    F: FnMut(BrokenLink<'a>) -> Option<(CowStr<'a>, CowStr<'a>)> + 'c,
 {
-    let callback: OnBrokenLink<'c, 'a> = Box::new(move |link| {
-        on_broken_link(link);
-        None
-    });
+    let callback: OnBrokenLink<'c, 'a> = Box::new(on_broken_link);
     Parser::new_with_broken_link_callback(markdown, parser_options(), Some(callback))
         .into_offset_iter()
 }
+
+/// The destination of a link whose definition is still to come in a
+/// streamed message: the writer writes such a link as its text. (No
+/// markdown can write it: the parser makes every NUL a U+FFFD.)
+pub(crate) const AWAITED_DESTINATION: &str = "\0awaited";
 
 /// Whether `event` lives inside a leaf block (paragraph, heading, cell, …)
 /// rather than opening, closing or being a block itself.

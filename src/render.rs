@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::cite::index::FootnoteNumbering;
 use crate::cite::index::{CitationIndex, IndexBuilder, Offset};
 use crate::cite::{marker_definitions, Citations};
 use crate::html::{html_capacity, write_html, SourceAttributes};
@@ -53,6 +54,7 @@ pub fn render(markdown: &str, options: &Options) -> Rendered {
         options,
         html_capacity(markdown.len()),
         &mut SourceAttributes::default(),
+        &mut FootnoteNumbering::default(),
     )
     .html;
     Rendered {

@@ -4,7 +4,7 @@
 //! This is the JSON (camelCase) a JS host hydrates from. Occurrence
 //! `ordinal`s equal the `data-citation-ordinal` attributes in the HTML.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
@@ -193,6 +193,66 @@ pub(crate) struct IndexBuilder {
     earlier: usize,
     /// Maps a range in the parsed text to a range in the message.
     offset: Offset,
+    footnotes: Footnotes,
+    /// A part of a streamed message wrote links whose definitions are
+    /// still to come, as their text (see `stream`).
+    pub(crate) awaited_links: bool,
+}
+
+/// The footnotes of a message as its parts are written. A label's number
+/// is the order of its first appearance, as a reference or a definition;
+/// a streamed message's parts number on from the parts before them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Footnotes {
+    /// Every number given, in the builder that absorbs a message's parts.
+    absorbed: HashMap<String, usize>,
+    /// The numbers given since (by this part, or by the parts it was
+    /// written after): few.
+    recent: Vec<(String, usize)>,
+    /// A part's footnote references (as parsed) and definitions (as
+    /// written), by label.
+    pub(crate) references: Vec<String>,
+    pub(crate) definitions: Vec<String>,
+    /// A part was written with stand-ins for footnote definitions that
+    /// cannot be told to read as the whole message reads (see
+    /// `stream::footnotes`).
+    pub(crate) unverified: bool,
+}
+
+/// How a writer numbers footnotes: on from those already numbered.
+#[derive(Debug, Default)]
+pub(crate) struct FootnoteNumbering<'f> {
+    absorbed: Option<&'f HashMap<String, usize>>,
+    recent: Vec<(String, usize)>,
+    /// The labels of the definitions written.
+    definitions: Vec<String>,
+}
+
+impl<'f> FootnoteNumbering<'f> {
+    /// The number of the footnote `label`, given now if it has none.
+    fn number(&mut self, label: &str) -> usize {
+        if let Some(&n) = self.absorbed.and_then(|numbers| numbers.get(label)) {
+            return n;
+        }
+        if let Some((_, n)) = self.recent.iter().find(|(l, _)| l == label) {
+            return *n;
+        }
+        let last = self.recent.last().map_or(0, |&(_, n)| n);
+        let n = last.max(self.absorbed.map_or(0, HashMap::len)) + 1;
+        self.recent.push((label.to_owned(), n));
+        n
+    }
+
+    /// The number of a reference to `label`.
+    pub(crate) fn reference(&mut self, label: &str) -> usize {
+        self.number(label)
+    }
+
+    /// The number of the definition of `label`.
+    pub(crate) fn definition(&mut self, label: &str) -> usize {
+        self.definitions.push(label.to_owned());
+        self.number(label)
+    }
 }
 
 /// A state of an [`IndexBuilder`] to come back to (a streamed message's
@@ -203,6 +263,7 @@ pub(crate) struct IndexMark {
     diagnostics: usize,
     cited: Vec<(usize, u32)>,
     cited_slot: Vec<u32>,
+    footnotes: usize,
 }
 
 impl IndexMark {
@@ -246,7 +307,42 @@ impl IndexBuilder {
             cited_slot: self.cited_slot.clone(),
             earlier: self.earlier + self.occurrences.len(),
             offset,
+            footnotes: Footnotes {
+                recent: self.footnotes.recent.clone(),
+                ..Footnotes::default()
+            },
+            awaited_links: false,
         }
+    }
+
+    /// How a part written with this builder numbers its footnotes, `base`
+    /// being the builder that absorbs the message's parts. (Its numbers
+    /// are put back by [`IndexBuilder::numbered_footnotes`].)
+    pub(crate) fn footnote_numbering<'f>(
+        &mut self,
+        base: &'f IndexBuilder,
+    ) -> FootnoteNumbering<'f> {
+        FootnoteNumbering {
+            absorbed: Some(&base.footnotes.absorbed),
+            recent: std::mem::take(&mut self.footnotes.recent),
+            ..FootnoteNumbering::default()
+        }
+    }
+
+    /// Records what a part's writer numbered and defined.
+    pub(crate) fn numbered_footnotes(&mut self, numbering: FootnoteNumbering<'_>) {
+        self.footnotes.recent = numbering.recent;
+        self.footnotes.definitions = numbering.definitions;
+    }
+
+    /// The footnotes a part recorded.
+    pub(crate) fn footnotes(&self) -> &Footnotes {
+        &self.footnotes
+    }
+
+    /// The same, to take from.
+    pub(crate) fn footnotes_mut(&mut self) -> &mut Footnotes {
+        &mut self.footnotes
     }
 
     /// Whether nothing was recorded in it.
@@ -262,6 +358,7 @@ impl IndexBuilder {
             diagnostics: self.diagnostics.len(),
             cited: self.cited.clone(),
             cited_slot: self.cited_slot.clone(),
+            footnotes: self.footnotes.absorbed.len(),
         }
     }
 
@@ -271,6 +368,9 @@ impl IndexBuilder {
         self.diagnostics.truncate(mark.diagnostics);
         self.cited.clone_from(&mark.cited);
         self.cited_slot.clone_from(&mark.cited_slot);
+        if self.footnotes.absorbed.len() > mark.footnotes {
+            self.footnotes.absorbed.retain(|_, n| *n <= mark.footnotes);
+        }
     }
 
     /// Takes in a finished part made by [`IndexBuilder::part`]; returns its
@@ -281,6 +381,7 @@ impl IndexBuilder {
         self.diagnostics.extend(part.diagnostics);
         self.cited = part.cited;
         self.cited_slot = part.cited_slot;
+        self.footnotes.absorbed.extend(part.footnotes.recent);
         &self.occurrences[first..]
     }
 

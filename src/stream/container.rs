@@ -12,17 +12,19 @@
 //! tight until a blank line comes between its items or in one: then what
 //! was committed of it is rendered again, once (a rewind).
 
+use std::cell::Cell;
 use std::ops::Range;
 
 use pulldown_cmark::Event;
 
 use super::boundary::is_blank;
+use super::footnotes::StandIns;
 use super::frontier::{without_blank_lines_at_end, Committed, Entered, Frontier};
 use super::{preview, RenderContext};
 use crate::cite::index::{IndexBuilder, Offset};
 use crate::cite::marker_definitions;
 use crate::html::html_capacity;
-use crate::parse::{is_inline_end, is_inline_tag, parse_noting_broken_links};
+use crate::parse::{is_inline_end, is_inline_tag};
 
 /// An open list or block quote.
 #[derive(Debug, Clone)]
@@ -370,14 +372,11 @@ struct Children {
 /// Renders `text` after `opener` (whose own item is in the HTML, to be cut
 /// off), continuing the stream's citation state.
 fn render_children(context: &RenderContext<'_>, opener: &str, text: &str) -> Children {
-    let full = [context.definitions, opener, text].concat();
-    let text_start = context.definitions.len() + opener.len();
-    let mut awaits = text.contains("[^");
-    let markers_on = context.options.syntaxes.markers;
-    let events = parse_noting_broken_links(&full, |link| {
-        awaits |= link.span.start >= text_start
-            && super::may_change_when_defined(&link, &full, markers_on);
-    });
+    let stand_ins = StandIns::new(text, context.footnoting);
+    let full = [stand_ins.as_str(), context.definitions, opener, text].concat();
+    let text_start = full.len() - text.len();
+    let awaited = Cell::new(None);
+    let events = context.parse(&full, text_start, &awaited);
     let definitions = super::definitions_within(
         events.reference_definitions(),
         &full,
@@ -388,12 +387,13 @@ fn render_children(context: &RenderContext<'_>, opener: &str, text: &str) -> Chi
         add: context.committed,
         sub: text_start,
     });
-    let (written, index) =
-        context.write_part(&full, events, index, markers, html_capacity(text.len()));
+    let events = events.filter(|(event, range)| stand_ins.keep(event, range));
+    let capacity = html_capacity(text.len());
+    let (written, index) = context.write_part(&full, events, index, markers, capacity, &stand_ins);
     Children {
         html: written.html,
         index,
-        awaits,
+        awaits: awaited.get().is_some(),
         definitions,
     }
 }

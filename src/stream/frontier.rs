@@ -13,6 +13,7 @@
 //! blank lines that the next line may still make part of the block or not,
 //! are the tail.
 
+use std::cell::Cell;
 use std::ops::Range;
 
 use pulldown_cmark::Event;
@@ -21,12 +22,13 @@ use pulldown_cmark_escape::escape_html_body_text;
 
 use super::boundary::is_blank;
 use super::container::Container;
+use super::footnotes::{Footnoting, StandIns};
 use super::preview::{self, Fence};
 use super::{has_any_byte, FindLast, RenderContext};
 use crate::cite::index::{IndexBuilder, Offset};
 use crate::cite::marker_definitions;
 use crate::html::html_capacity;
-use crate::parse::{is_inline, is_inline_end, is_inline_tag, parse_noting_broken_links};
+use crate::parse::{is_inline, is_inline_end, is_inline_tag};
 
 /// A change to the elements the committed HTML leaves open, as a
 /// [`Patch`](super::Patch) hands it to a host that builds a DOM.
@@ -716,19 +718,22 @@ fn never_closes_more(html: &str, end_tag: &str) -> bool {
 /// ends, and whether the lines hold a reference that a later definition
 /// may change.
 fn render_inside(context: &RenderContext<'_>, opener: &str, lines: &str, leaf: LeafKind) -> Inside {
-    let text = [context.definitions, opener, lines].concat();
-    let lines_start = context.definitions.len() + opener.len();
-    let mut awaits = leaf == LeafKind::Table && lines.contains("[^");
-    let markers_on = context.options.syntaxes.markers;
-    let events = parse_noting_broken_links(&text, |link| {
-        awaits |= link.span.start >= lines_start
-            && super::may_change_when_defined(&link, &text, markers_on);
-    });
+    // (Code holds no footnotes.)
+    let footnoting = match leaf {
+        LeafKind::Table => context.footnoting,
+        LeafKind::Code(_) => Footnoting::Unneeded,
+    };
+    let stand_ins = StandIns::new(lines, footnoting);
+    let text = [stand_ins.as_str(), context.definitions, opener, lines].concat();
+    let lines_start = text.len() - lines.len();
+    let awaited = Cell::new(None);
+    let events = context.parse(&text, lines_start, &awaited);
     let definitions = marker_definitions(events.reference_definitions());
     let mut watch = BlockEnd::default();
     // (A table's header cells are left out: their citations were counted
     // when the header was handed over.)
     let events = events
+        .filter(|(event, range)| stand_ins.keep(event, range))
         .filter(|(event, range)| {
             leaf != LeafKind::Table || range.start >= lines_start || !is_inline(event)
         })
@@ -743,12 +748,13 @@ fn render_inside(context: &RenderContext<'_>, opener: &str, lines: &str, leaf: L
         index,
         definitions,
         html_capacity(lines.len()),
+        &stand_ins,
     );
     Inside {
         html: written.html,
         index,
         closed_at: watch.closed_at(&text, lines_start),
-        awaits,
+        awaits: awaited.get().is_some(),
     }
 }
 
@@ -826,6 +832,7 @@ mod tests {
             definitions: "",
             committed: 0,
             index: &index,
+            footnoting: Footnoting::Provisional,
         };
         let open = [opener, lines].concat();
         let Some(Entered { frontier, .. }) = Frontier::enter(&context, &open, open.len()) else {

@@ -23,6 +23,7 @@
 
 mod boundary;
 mod container;
+mod footnotes;
 mod frontier;
 mod preview;
 mod raw_element;
@@ -32,17 +33,21 @@ use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::ops::Range;
 
-use pulldown_cmark::{BrokenLink, Event, LinkType};
+use pulldown_cmark::{BrokenLink, Event, LinkType, OffsetIter};
 use serde::{Deserialize, Serialize};
 
 use crate::cite::index::{IndexBuilder, IndexMark, Offset};
 use crate::cite::{marker_definitions, Citations};
 use crate::html::{html_capacity, write_html, SourceAttributes, WrittenPart};
 use crate::options::Options;
-use crate::parse::{parse, parse_noting_broken_links, unix_line_endings, without_byte_order_mark};
+use crate::parse::{
+    parse_with_broken_links, unix_line_endings, without_byte_order_mark, OnBrokenLink,
+    AWAITED_DESTINATION,
+};
 use crate::source::{Source, SourceOrder, SourceTable};
 use crate::{CitationIndex, Occurrence};
 use boundary::{early_cut, is_blank, last_cut, Reached, UpTo, DECIDED_BY};
+use footnotes::{Footnoting, StandIns};
 pub use frontier::Step;
 use frontier::{fence_after_text, Frontier};
 use raw_element::RawElement;
@@ -261,8 +266,11 @@ pub struct Stream {
     /// ending in a newline, then a blank line: parsed before the open text
     /// so its references resolve as in the whole message.
     definitions: String,
-    /// Everything recorded about the committed part's citations.
+    /// Everything recorded about the committed part's citations (and its
+    /// footnotes' numbers).
     index: IndexBuilder,
+    /// The footnote labels the committed part defines.
+    footnotes_defined: footnotes::Defined,
     /// A cut in `open` that was tried and refused (the blocks before it go
     /// on); the next try waits for a later cut.
     refused_cut: Option<usize>,
@@ -312,10 +320,11 @@ struct Opened {
 /// What was committed since the mark (see [`Patch::mark`]).
 ///
 /// A block holding a reference that nothing defines yet (`[guide][g]`,
-/// `[citation needed]`), or a footnote, is committed as it reads now: the
-/// mark stays before it, and the text since the mark is kept. When a
-/// definition comes later, or at the end when footnotes were committed,
-/// the stream rewinds to the mark and renders that text again, once, with
+/// `[citation needed]`), or a footnote reference whose definition has not
+/// come, is committed as it reads now (the footnote as a footnote): the
+/// mark stays before it, and the text since the mark is kept. When a link
+/// definition comes later, or at the end when a footnote's never came, the
+/// stream rewinds to the mark and renders that text again, once, with
 /// everything the message defines.
 #[derive(Debug, Clone, Default)]
 struct SinceMark {
@@ -333,9 +342,14 @@ struct SinceMark {
     /// Something committed since the mark reads differently once a later
     /// definition defines its label.
     awaiting: bool,
-    /// A footnote (reference or definition) was committed since the mark:
-    /// footnotes are numbered across the message, so the end rewinds.
-    footnotes: bool,
+    /// Of that, a full reference `[text][label]` was written as its text,
+    /// as the link it will be: the end renders it again if its definition
+    /// never came.
+    awaited_links: bool,
+    /// Footnote references committed since the mark, rendered as the
+    /// footnotes they will be once defined, whose definitions have not
+    /// come (see the `footnotes` module).
+    footnotes: footnotes::Awaited,
     /// A definition came after something awaiting one: rewind before the
     /// next block that is not a definition (so that definitions written
     /// one after the other cost one rewind).
@@ -359,6 +373,7 @@ impl Stream {
             committed: 0,
             definitions: String::new(),
             index: IndexBuilder::new(),
+            footnotes_defined: footnotes::Defined::default(),
             refused_cut: None,
             no_cut_before: 0,
             tail: tail::Tail::default(),
@@ -497,6 +512,7 @@ impl Stream {
             definitions: &self.definitions,
             committed: self.committed,
             index: &self.index,
+            footnoting: Footnoting::Provisional,
         };
         let (text, line_start) = match opener {
             Some(opener) => (
@@ -577,8 +593,24 @@ impl Stream {
             self.commit_inside(&mut patch, end, true);
         }
         let defined_late = self.since_mark.awaiting && self.open.contains("]:");
-        if self.since_mark.rewind || self.since_mark.footnotes || defined_late {
-            // (Footnotes are numbered across the message: all at once.)
+        // What was committed since the mark is rendered again, with the
+        // open text, when a definition came for it, or when it took a
+        // footnote or link for what it would be once defined, and the
+        // definition never came.
+        let mut written = None;
+        let again = self.since_mark.rewind || defined_late || self.since_mark.awaited_links;
+        if !again {
+            let last = self.render_last(&self.open, self.final_context());
+            let defined = &self.footnotes_defined;
+            if !self
+                .since_mark
+                .footnotes
+                .with(last.index.footnotes(), defined)
+            {
+                written = Some(last);
+            }
+        }
+        if written.is_none() {
             let since = self.withdraw(&mut patch);
             self.open.insert_str(0, &since);
         }
@@ -587,22 +619,7 @@ impl Stream {
         self.no_cut_before = 0;
         self.no_fence_before = 0;
         self.tail.reset();
-        let written = match &self.raw_element {
-            Some(element) => {
-                self.context()
-                    .render_in_raw(element, &open, None)
-                    .map(|mut written| {
-                        // (Left open to the end: the sanitizer's end tag closes it.)
-                        if written.closes.is_none() {
-                            written.closes = Some(written.html.len());
-                            written.html.push_str(&element.end_tag);
-                        }
-                        written
-                    })
-            }
-            None => None,
-        };
-        let written = written.unwrap_or_else(|| self.context().render_open(&open, None, None));
+        let written = written.unwrap_or_else(|| self.render_last(&open, self.final_context()));
         self.push_html_closing(&written, &mut patch);
         self.raw_element = None;
         self.absorb(written.index, &mut patch);
@@ -612,6 +629,24 @@ impl Stream {
         self.since_mark = SinceMark::default();
         self.deferred = false;
         patch
+    }
+
+    /// `open`, the message's last text, rendered with `context` (inside the
+    /// open raw element, which it closes, if there is one).
+    fn render_last(&self, open: &str, context: RenderContext<'_>) -> WrittenOpen {
+        let written = self.raw_element.as_ref().and_then(|element| {
+            context
+                .render_in_raw(element, open, None)
+                .map(|mut written| {
+                    // (Left open to the end: the sanitizer's end tag closes it.)
+                    if written.closes.is_none() {
+                        written.closes = Some(written.html.len());
+                        written.html.push_str(&element.end_tag);
+                    }
+                    written
+                })
+        });
+        written.unwrap_or_else(|| context.render_open(open, None, None))
     }
 
     /// The end tags of the elements that the appends so far leave open,
@@ -844,7 +879,7 @@ impl Stream {
             return;
         }
         let end_tags = frontier.end_tags();
-        if !self.since_mark.awaiting && !frontier.may_await() {
+        if !self.awaits() && !frontier.may_await() {
             // (Nothing to rewind to the mark for: a long code block is not
             // kept. Until the next mark, what may change waits.)
             self.since_mark.recording = false;
@@ -855,7 +890,6 @@ impl Stream {
             let taken = &self.open[..committed.taken];
             self.since_mark.rewind |= taken.contains("]:") && self.since_mark.awaiting;
             self.since_mark.awaiting |= committed.awaits;
-            self.since_mark.footnotes |= taken.contains("[^");
         }
         patch.push_html(&committed.html);
         if let Some(index) = committed.index {
@@ -964,7 +998,6 @@ impl Stream {
     /// `end` being decided), if they are final; whether it did.
     fn commit_cut(&mut self, cut: usize, end: usize, patch: &mut Patch) -> bool {
         let defines = self.open[..cut].contains("]:");
-        let footnotes = self.open[..cut].contains("[^");
         if self.since_mark.rewind && !defines && !self.rewind(patch) {
             // (The definitions are all in: before these blocks take their
             // citations' numbers.)
@@ -991,9 +1024,11 @@ impl Stream {
             self.refused_cut = Some(cut);
             return false;
         };
-        let awaits = footnotes || written.ambiguous_reference.is_some_and(|at| at < cut);
+        let awaits = written.ambiguous_reference.is_some_and(|at| at < cut);
+        let footnotes_wait =
+            footnotes::Awaited::waits(written.index.footnotes(), &self.footnotes_defined);
         self.move_mark(patch);
-        if awaits && !self.since_mark.recording {
+        if (awaits || footnotes_wait) && !self.since_mark.recording {
             // (What a rewind would render again is not all kept: the next
             // patch can move the mark right before these blocks.)
             self.deferred = true;
@@ -1001,7 +1036,6 @@ impl Stream {
         }
         self.since_mark.rewind |= defines && self.since_mark.awaiting;
         self.since_mark.awaiting |= awaits;
-        self.since_mark.footnotes |= footnotes;
         self.push_written(written, patch);
         self.drop_committed(cut);
         true
@@ -1079,11 +1113,7 @@ impl Stream {
     /// the patch has appended nothing yet (so that its citations all come
     /// after the mark).
     fn move_mark(&mut self, patch: &mut Patch) {
-        if self.since_mark.awaiting
-            || self.frontier.is_some()
-            || !patch.append.is_empty()
-            || patch.rewind
-        {
+        if self.awaits() || self.frontier.is_some() || !patch.append.is_empty() || patch.rewind {
             return;
         }
         patch.mark = true;
@@ -1157,8 +1187,7 @@ impl Stream {
             None => None,
         };
         let written = written.unwrap_or_else(|| context.render_open(&text, None, cut));
-        self.since_mark.awaiting = written.ambiguous_reference.is_some() || text.contains("[^");
-        self.since_mark.footnotes = text.contains("[^");
+        self.since_mark.awaiting = written.ambiguous_reference.is_some();
         self.push_written(written, patch);
         self.since_mark.text = text;
         self.committed += self.since_mark.text.len();
@@ -1201,9 +1230,28 @@ impl Stream {
         }
     }
 
-    /// Takes a rendered part's citations into the stream and the patch.
-    fn absorb(&mut self, part: IndexBuilder, patch: &mut Patch) {
+    /// Takes a rendered part's citations into the stream and the patch,
+    /// and its footnotes.
+    fn absorb(&mut self, mut part: IndexBuilder, patch: &mut Patch) {
+        self.since_mark
+            .footnotes
+            .note(part.footnotes_mut(), &mut self.footnotes_defined);
+        self.since_mark.awaited_links |= part.awaited_links;
         patch.citations.extend_from_slice(self.index.absorb(part));
+    }
+
+    /// What rendering the message's end needs: no definition is to come.
+    fn final_context(&self) -> RenderContext<'_> {
+        RenderContext {
+            footnoting: Footnoting::Final(&self.footnotes_defined),
+            ..self.context()
+        }
+    }
+
+    /// Whether something committed since the mark may still read
+    /// otherwise: the mark stays.
+    fn awaits(&self) -> bool {
+        self.since_mark.awaiting || self.since_mark.footnotes.any()
     }
 
     /// What rendering the open text needs from the stream.
@@ -1215,6 +1263,7 @@ impl Stream {
             definitions: &self.definitions,
             committed: self.committed,
             index: &self.index,
+            footnoting: Footnoting::Provisional,
         }
     }
 }
@@ -1230,6 +1279,8 @@ struct RenderContext<'s> {
     definitions: &'s str,
     committed: usize,
     index: &'s IndexBuilder,
+    /// Which footnotes are taken as defined.
+    footnoting: Footnoting<'s>,
 }
 
 /// The HTML of the tail's smallest pieces, which come back at the start
@@ -1320,29 +1371,20 @@ impl RenderContext<'_> {
         after: Option<&IndexBuilder>,
         cut: Option<(usize, &Cell<Reached>)>,
     ) -> WrittenOpen {
-        let text = if self.definitions.is_empty() && prefix.is_empty() {
-            Cow::Borrowed(open)
-        } else {
-            Cow::Owned([self.definitions, prefix, open].concat())
-        };
-        let base = self.definitions.len() + prefix.len();
+        let stand_ins = StandIns::new(open, self.footnoting);
+        let text =
+            if stand_ins.as_str().is_empty() && self.definitions.is_empty() && prefix.is_empty() {
+                Cow::Borrowed(open)
+            } else {
+                Cow::Owned([stand_ins.as_str(), self.definitions, prefix, open].concat())
+            };
+        let base = stand_ins.as_str().len() + self.definitions.len() + prefix.len();
         let offset = Offset {
             add: self.committed,
             sub: base,
         };
-        let mut ambiguous_reference: Option<usize> = None;
-        let markers_on = self.options.syntaxes.markers;
-        let note_references = |link: BrokenLink<'_>| {
-            if may_change_when_defined(&link, &text, markers_on) {
-                let at = link.span.start.saturating_sub(base);
-                ambiguous_reference = Some(ambiguous_reference.map_or(at, |a| a.min(at)));
-            }
-        };
-        // (Only a commit asks what a later definition could change.)
-        let events = match cut {
-            Some(_) => parse_noting_broken_links(&text, note_references),
-            None => parse(&text),
-        };
+        let awaited = Cell::new(None);
+        let events = self.parse(&text, base, &awaited);
         let all_definitions = marker_definitions(events.reference_definitions());
         let definition_may_go_on = events
             .reference_definitions()
@@ -1355,6 +1397,7 @@ impl RenderContext<'_> {
             None => Vec::new(),
         };
         let index = after.unwrap_or(self.index).part(offset);
+        let events = events.filter(|(event, range)| stand_ins.keep(event, range));
         let (
             WrittenPart {
                 html,
@@ -1364,48 +1407,88 @@ impl RenderContext<'_> {
         ) = match cut {
             Some((cut, reached)) => {
                 let events = UpTo::new(events, base + cut, reached);
-                self.write_part(&text, events, index, all_definitions, html_capacity(cut))
+                let capacity = html_capacity(cut);
+                self.write_part(&text, events, index, all_definitions, capacity, &stand_ins)
             }
-            None => self.write_part(
-                &text,
-                events,
-                index,
-                all_definitions,
-                html_capacity(open.len()),
-            ),
+            None => {
+                let capacity = html_capacity(open.len());
+                self.write_part(&text, events, index, all_definitions, capacity, &stand_ins)
+            }
         };
         WrittenOpen {
             html,
             open_raw_html,
             index,
-            ambiguous_reference,
+            ambiguous_reference: awaited.get().map(|at| at - base),
             new_definitions,
             definition_may_go_on,
             closes: None,
         }
     }
 
-    /// The HTML of `events`, parsed from `text`, with the citation state
-    /// `index` before it; and the state after.
+    /// Parses `text`, whose part from `from` on is open text (what comes
+    /// before gives it context: stand-ins, definitions, an opener). Where
+    /// the first reference is that a later definition may change goes
+    /// into `awaited`. While the message goes on, a full reference
+    /// `[text][label]` among them is a link to [`AWAITED_DESTINATION`],
+    /// written as its text: what it reads as once its definition comes.
+    fn parse<'t>(
+        &self,
+        text: &'t str,
+        from: usize,
+        awaited: &'t Cell<Option<usize>>,
+    ) -> OffsetIter<'t, OnBrokenLink<'t, 't>> {
+        let markers_on = self.options.syntaxes.markers;
+        let provisional = matches!(self.footnoting, Footnoting::Provisional);
+        parse_with_broken_links(text, move |link| {
+            if link.span.start < from || !may_change_when_defined(&link, text, markers_on) {
+                return None;
+            }
+            let first = awaited
+                .get()
+                .map_or(link.span.start, |at| at.min(link.span.start));
+            awaited.set(Some(first));
+            let written = text.get(link.span.clone()).unwrap_or_default();
+            let shown = written.split_once("][").map(|(shown, _)| &shown[1..]);
+            let stands_in = provisional
+                && link.link_type == LinkType::Reference
+                && !text[..link.span.start].ends_with('!')
+                && shown.is_some_and(|shown| !crate::cite::is_marker_label(shown));
+            stands_in.then(|| (AWAITED_DESTINATION.into(), "".into()))
+        })
+    }
+
+    /// The HTML of `events`, parsed from `text` (after `stand_ins`), with the citation state `index` before it; and the state after.
     fn write_part<'a, I>(
         &self,
         text: &'a str,
         events: I,
-        index: IndexBuilder,
+        mut index: IndexBuilder,
         marker_definitions: Vec<(String, usize)>,
         capacity: usize,
+        stand_ins: &StandIns,
     ) -> (WrittenPart, IndexBuilder)
     where
         I: Iterator<Item = (Event<'a>, Range<usize>)>,
     {
+        let mut footnotes = index.footnote_numbering(self.index);
         let mut citations = Citations::resume(text, events, self.options, index)
             .with_marker_definitions(marker_definitions)
             .with_source_order(self.source_order);
         // (Taken and put back: a render never runs inside another.)
         let mut attributes = self.source_attributes.take();
-        let written = write_html(&mut citations, self.options, capacity, &mut attributes);
+        let written = write_html(
+            &mut citations,
+            self.options,
+            capacity,
+            &mut attributes,
+            &mut footnotes,
+        );
         self.source_attributes.replace(attributes);
-        (written, citations.into_index())
+        let mut index = citations.into_index();
+        index.numbered_footnotes(footnotes);
+        stand_ins.record(&mut index);
+        (written, index)
     }
 }
 

@@ -408,6 +408,11 @@ fn hide_unfinished_end(block: &mut String, holds: Holds, scratch: &mut Scratch) 
         block.pop();
         return;
     }
+    // A hard break's backslash, until the line it breaks to comes.
+    if block.ends_with("\\\n") && !is_escaped(block, block.len() - 2) {
+        block.truncate(block.len() - 2);
+        return;
+    }
     if let Some(amp) = holds.ampersand.then(|| block.find_last(b'&')).flatten() {
         let rest = &block[amp + 1..];
         if rest.len() <= 32 && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'#') {
@@ -441,7 +446,17 @@ fn hide_unfinished_end(block: &mut String, holds: Holds, scratch: &mut Scratch) 
         .bytes()
         .all(|b| matches!(b, b'-' | b'=' | b'*' | b'_' | b' '))
         && line.trim().len() > 1;
-    if rule_or_underline {
+    // A link reference definition being typed shows nothing (an unclosed
+    // title would show it as text), nor does a footnote definition before
+    // its text: their labels are no references.
+    let definition = line
+        .trim_start_matches(' ')
+        .strip_prefix('[')
+        .and_then(|rest| rest.split_once("]:"))
+        .is_some_and(|(label, text)| {
+            !label.contains(']') && (!label.starts_with('^') || text.trim().is_empty())
+        });
+    if rule_or_underline || definition {
         block.truncate(line_start);
         return;
     }
@@ -581,6 +596,8 @@ fn hide_unfinished_bracket(block: &mut String, holds: Holds, open: &mut Vec<usiz
         let held = inner.is_empty()
             || matches!(inner, " " | "x" | "X")
             || inner.starts_with('^')
+            || block[..open].ends_with(']')
+            || is_marker_link_start(inner)
             || is_prompt_marker_start(inner)
             || (inner.as_bytes()[0].is_ascii_digit()
                 && inner.bytes().all(|b| {
@@ -605,7 +622,7 @@ fn hide_unfinished_bracket(block: &mut String, holds: Holds, open: &mut Vec<usiz
                 block.replace_range(open.., &number);
                 return true;
             }
-            if let Some(open) = block[..paren].find_last(b'[') {
+            if let Some(open) = matching_open(block, paren) {
                 show_label(block, open, paren);
                 return true;
             }
@@ -618,12 +635,14 @@ fn hide_unfinished_bracket(block: &mut String, holds: Holds, open: &mut Vec<usiz
         block.truncate(open);
         return true;
     }
-    // (Not an escaped `\]`, nor one whose `[` another `]` closed.)
+    // (Not an escaped `\]`.)
     if block.ends_with(']') && !block.ends_with("\\]") {
-        let open = block
-            .find_last(b'[')
-            .filter(|&open| !block[open + 1..block.len() - 1].contains(']'));
-        if let Some(open) = open {
+        if let Some(open) = matching_open(block, block.len() - 1) {
+            if block[..open].ends_with(']') {
+                // A full reference's label: it shows as the link's text.
+                block.truncate(open);
+                return true;
+            }
             let inner = &block[open + 1..block.len() - 1];
             if matches!(inner, " " | "x" | "X") {
                 // A task box shows as one once its item has text.
@@ -649,6 +668,15 @@ fn bracketed_number_label(label: &str) -> Option<(usize, String)> {
     let digits = &inner[open + 1..];
     let numeric = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
     (numeric && inner[..open].ends_with('[')).then(|| (open - 1, digits.to_owned()))
+}
+
+/// Whether `inner` (after a `[`) starts as a marker link, `[2]` of
+/// `[[2]](https://…)`, which shows as its number: held like `[2`.
+fn is_marker_link_start(inner: &str) -> bool {
+    inner.strip_prefix('[').is_some_and(|rest| {
+        let digits = rest.split(']').next().unwrap_or_default();
+        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    })
 }
 
 /// Whether `inner` (after a `[`) may be a prompt template's marker being
@@ -762,7 +790,8 @@ fn show_label(block: &mut String, open: usize, label_end: usize) {
     }
     // Where a block's content starts, without its `[` a label could open
     // a block of its own (`[- a` a list item, `[# a` a heading): unless it
-    // starts with a letter, it waits.
+    // starts with a letter, it waits; and so does one that may yet be a
+    // definition's (`[label]:`), until what follows its `]` says.
     let line_start = block[..open].find_last(b'\n').map_or(0, |i| i + 1);
     let at_content_start = block[line_start..open].bytes().all(|b| {
         matches!(
@@ -770,13 +799,41 @@ fn show_label(block: &mut String, open: usize, label_end: usize) {
             b' ' | b'>' | b'-' | b'+' | b'*' | b'.' | b')' | b'0'..=b'9'
         )
     });
-    if at_content_start && !block[open + 1..label_end].starts_with(char::is_alphabetic) {
+    let undecided = label_end + 1 >= block.len();
+    if at_content_start
+        && (undecided || !block[open + 1..label_end].starts_with(char::is_alphabetic))
+    {
         block.truncate(open);
         return;
     }
-    let label = block[open + 1..label_end].to_owned();
+    // (Brackets in a link's text are text: `[5]` there is no marker.)
+    let label = &block[open + 1..label_end];
+    let mut shown = String::with_capacity(label.len() + 4);
+    for (i, c) in label.char_indices() {
+        if matches!(c, '[' | ']') && !is_escaped(label, i) {
+            shown.push('\\');
+        }
+        shown.push(c);
+    }
     block.truncate(open);
-    block.push_str(&label);
+    block.push_str(&shown);
+}
+
+/// Where the `[` is that the `]` at `close` closes (brackets escaped or in
+/// code spans aside: a label holds none that matter here).
+fn matching_open(block: &str, close: usize) -> Option<usize> {
+    let bytes = block.as_bytes();
+    let mut depth = 0usize;
+    for i in (0..close).rev() {
+        match bytes[i] {
+            b'[' | b']' if is_escaped(block, i) => {}
+            b']' => depth += 1,
+            b'[' if depth == 0 => return Some(i),
+            b'[' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Closes code spans and emphasis left open at the end, innermost first;
@@ -1015,7 +1072,26 @@ mod tests {
         shows("a <cite id='\"><img src=x>", "a");
         shows("see [the docs", "see the docs");
         shows("see [the docs]", "see the docs");
-        shows("[the docs", "the docs");
+        shows(
+            "see [the table [5]](https://fx.exa",
+            "see the table \\[5\\]",
+        );
+        shows("see [the table [5]]", "see the table \\[5\\]");
+        shows("higher [3].\\\n", "higher [3].");
+        shows("a\\\\\n", "a\\\\\n");
+        shows("a\n\n[^1]:", "a\n\n");
+        shows("a\n\n[^note]: ", "a\n\n");
+        shows("a\n\n[^note]: b", "a\n\n[^note]: b");
+        shows("a\n\n[1]:", "a\n\n");
+        shows("a\n\n[1]: https://x.example/ \"Tit", "a\n\n");
+        shows("see [[2]", "see");
+        shows("\\(n\\) [[2]", "\\(n\\)");
+        // (At a block's start, a label may yet be a definition's.)
+        shows("[the docs", "");
+        shows("[the docs]", "");
+        shows("[the docs](https://x.exa", "the docs");
+        shows("see [Q2 deck][de", "see Q2 deck");
+        shows("see [Q2 deck][deck]", "see Q2 deck");
         shows("a\n\n[- [ ] b", "a\n\n");
         shows("- [1. step", "-");
         shows("> [# title](https://", ">");

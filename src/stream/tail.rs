@@ -413,7 +413,7 @@ fn url_byte(b: u8) -> bool {
 enum Typing {
     NotRendered,
     /// Plain text typed since goes in between, without rendering again.
-    Split(TypingSplit),
+    Split(Box<TypingSplit>),
     /// Not found where typed text would be.
     Unusable,
 }
@@ -1219,7 +1219,7 @@ impl SettledLine {
                 .map_or("", |at| &shown.text[at + TYPING.len()..]);
             self.typing = rendering
                 .and_then(|(html, index)| TypingSplit::of(&html, closers, index))
-                .map_or(Typing::Unusable, Typing::Split);
+                .map_or(Typing::Unusable, |split| Typing::Split(Box::new(split)));
         }
         let Typing::Split(split) = &self.typing else {
             return None;
@@ -1385,7 +1385,7 @@ impl SettledLine {
                 let typed = [&text[..at], TYPING, &text[at..]].concat();
                 let (html, index) = render(&typed, Some(&self.index));
                 if let Some(typing) = TypingSplit::of(&html, &text[at..], index.clone()) {
-                    split = Some(Typing::Split(typing));
+                    split = Some(Typing::Split(Box::new(typing)));
                     return (html.replacen(TYPING, "", 1), index);
                 }
             }

@@ -1,0 +1,257 @@
+//! Footnotes across the parts of a streamed message.
+//!
+//! A footnote reference `[^x]` is a footnote only when the message defines
+//! `x`, anywhere, and footnotes are numbered in order of first appearance
+//! across the message. A streamed part is rendered before the rest exists,
+//! so it is rendered *provisionally*: each footnote label it names gets a
+//! stand-in definition, parsed before the part and left out of its HTML, so
+//! its references read as footnotes, numbered on from the parts before it
+//! (the numbering is kept with the citation index). The text since the
+//! mark is kept while some reference so rendered has no definition yet:
+//! when the definition comes, the part was final after all; when it never
+//! does, the end rewinds to the mark and renders that text again, with
+//! stand-ins for the definitions committed before it only (see
+//! [`Footnoting::Final`]).
+//!
+//! That is exact only when the stand-ins say what the parser will ask:
+//! each label is plain (no whitespace, backslash or bracket, which the
+//! parser reads in its own ways), and each stand-in parsed as a definition.
+//! A part where that fails is *unverified*, and keeps the mark until the
+//! end, which renders it again.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
+use std::ops::Range;
+
+use pulldown_cmark::{Event, Tag};
+use unicase::UniCase;
+
+use crate::cite::index::{Footnotes, IndexBuilder};
+use crate::parse::AWAITED_DESTINATION;
+
+/// Footnote labels defined by what was committed, compared as the parser
+/// compares them.
+pub(super) type Defined = HashSet<UniCase<String>>;
+
+/// Which footnotes a rendering takes as defined.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Footnoting<'s> {
+    /// Every plain label the text names: what it reads as once its
+    /// definitions come.
+    Provisional,
+    /// Only those the committed part defined (and those the text defines):
+    /// the message is over.
+    Final(&'s Defined),
+    /// None but those the text defines: for code, which holds no
+    /// footnotes, and would take the stand-ins in.
+    Unneeded,
+}
+
+/// The longest label the parser reads, in bytes (1,000 characters).
+const LONGEST_LABEL: usize = 4000;
+
+/// Stand-in definitions, to parse before a text (and its link reference
+/// definitions): each ends with a blank line, then a thematic break ends
+/// the last, so that the text parses as it would at the document's start.
+/// (After the text, they would change its last line: code and HTML blocks
+/// keep their line endings.)
+pub(super) struct StandIns {
+    prefix: String,
+    /// How many were written, and how many the parser took as definitions.
+    written: usize,
+    parsed: Cell<usize>,
+    /// The text names a label that is not plain.
+    unplain: bool,
+    /// Written for a provisional reading, which is checked.
+    provisional: bool,
+    /// The labels of the text's footnote references, as the parser made
+    /// them (what the writer gets may differ: a reference inside a
+    /// citation's label is written as text).
+    references: RefCell<Vec<String>>,
+    /// The text has links whose definitions are still to come.
+    awaited_links: Cell<bool>,
+}
+
+impl StandIns {
+    /// The stand-ins that `footnoting` asks for before `text`.
+    pub(super) fn new(text: &str, footnoting: Footnoting<'_>) -> StandIns {
+        let mut prefix = String::new();
+        let mut written = 0;
+        let mut write = |label: &str| {
+            written += 1;
+            for piece in ["[^", label, "]: x\n\n"] {
+                prefix.push_str(piece);
+            }
+        };
+        let mut unplain = false;
+        match footnoting {
+            Footnoting::Provisional => {
+                let mut named: Vec<&str> = Vec::new();
+                for at in memchr::memmem::find_iter(text.as_bytes(), b"[^") {
+                    match label_at(&text[at + 2..]) {
+                        Label::Plain(label) if !named.contains(&label) => {
+                            named.push(label);
+                            write(label);
+                        }
+                        Label::Plain(_) | Label::None => {}
+                        Label::Unplain => unplain = true,
+                    }
+                }
+            }
+            Footnoting::Final(defined) => defined
+                .iter()
+                .filter(|label| !label.contains(['\n', '\r']))
+                .for_each(|label| write(label)),
+            Footnoting::Unneeded => {}
+        }
+        if written > 0 {
+            prefix.push_str("***\n");
+        }
+        StandIns {
+            prefix,
+            written,
+            parsed: Cell::new(0),
+            unplain,
+            provisional: matches!(footnoting, Footnoting::Provisional),
+            references: RefCell::default(),
+            awaited_links: Cell::new(false),
+        }
+    }
+
+    /// The stand-ins, to parse first.
+    pub(super) fn as_str(&self) -> &str {
+        &self.prefix
+    }
+
+    /// Whether the event at `range` is the text's (else a stand-in's,
+    /// which is counted when it starts a definition).
+    pub(super) fn keep(&self, event: &Event<'_>, range: &Range<usize>) -> bool {
+        let keep = range.start >= self.prefix.len();
+        match event {
+            Event::FootnoteReference(label) if keep => {
+                self.references.borrow_mut().push(label.to_string());
+            }
+            Event::Start(Tag::FootnoteDefinition(_)) if !keep => {
+                self.parsed.set(self.parsed.get() + 1);
+            }
+            Event::Start(Tag::Link { dest_url, .. }) if **dest_url == *AWAITED_DESTINATION => {
+                self.awaited_links.set(true);
+            }
+            _ => {}
+        }
+        keep
+    }
+
+    /// Records in a part's citation state what it took for granted
+    /// (call once its events are all read): the footnote references it
+    /// made, whether they read as they will once their labels are defined,
+    /// and whether it has links awaiting their definitions.
+    pub(super) fn record(&self, index: &mut IndexBuilder) {
+        index.awaited_links |= self.awaited_links.get();
+        let footnotes = index.footnotes_mut();
+        footnotes.unverified |=
+            self.provisional && (self.unplain || self.parsed.get() != self.written);
+        footnotes.references = self.references.take();
+    }
+}
+
+/// What follows a `[^`.
+enum Label<'t> {
+    /// A label the parser reads as written, up to its `]`.
+    Plain(&'t str),
+    /// One it reads in its own way (whitespace, escapes).
+    Unplain,
+    /// None: no `]` before a `[` or the longest label.
+    None,
+}
+
+/// The label after a `[^` that `rest` follows.
+fn label_at(rest: &str) -> Label<'_> {
+    let window = &rest.as_bytes()[..rest.len().min(LONGEST_LABEL + 1)];
+    let Some(end) = memchr::memchr2(b']', b'[', window) else {
+        return Label::None;
+    };
+    if window[end] == b'[' {
+        return Label::None;
+    }
+    let label = &rest[..end];
+    let plain = !label.is_empty()
+        && !label
+            .bytes()
+            .any(|b| b.is_ascii_whitespace() || b == b'\\' || b.is_ascii_control());
+    if plain {
+        Label::Plain(label)
+    } else {
+        Label::Unplain
+    }
+}
+
+/// What committed since the mark waits on a footnote definition.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Awaited {
+    /// Labels referenced, and not defined by what was committed.
+    undefined: Vec<String>,
+    /// A part was rendered with stand-ins that could not be checked.
+    unverified: bool,
+}
+
+impl Awaited {
+    /// Whether what was committed since the mark may still read otherwise.
+    pub(super) fn any(&self) -> bool {
+        self.unverified || !self.undefined.is_empty()
+    }
+
+    /// Takes in a committed part's footnotes; its definitions join
+    /// `defined`.
+    pub(super) fn note(&mut self, part: &mut Footnotes, defined: &mut Defined) {
+        self.unverified |= part.unverified;
+        for label in part.definitions.drain(..) {
+            defined.insert(UniCase::new(label));
+        }
+        for label in part.references.drain(..) {
+            if !defined.contains(&UniCase::new(label.clone())) {
+                self.undefined.push(label);
+            }
+        }
+        if !defined.is_empty() {
+            self.undefined
+                .retain(|label| !defined.contains(&UniCase::new(label.clone())));
+        }
+    }
+
+    /// Whether, with `part` committed too, something would still wait.
+    pub(super) fn with(&self, part: &Footnotes, defined: &Defined) -> bool {
+        let is_defined = |label: &String| {
+            defined.contains(&UniCase::new(label.clone()))
+                || part
+                    .definitions
+                    .iter()
+                    .any(|d| UniCase::new(d.as_str()) == UniCase::new(label.as_str()))
+        };
+        self.unverified
+            || part.unverified
+            || !self.undefined.iter().all(is_defined)
+            || !part.references.iter().all(is_defined)
+    }
+
+    /// Whether `part`, committed, would wait on a footnote definition.
+    pub(super) fn waits(part: &Footnotes, defined: &Defined) -> bool {
+        Awaited::default().with(part, defined)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_are_plain_when_read_as_written() {
+        assert!(matches!(label_at("1] x"), Label::Plain("1")));
+        assert!(matches!(label_at("note-2]: y"), Label::Plain("note-2")));
+        assert!(matches!(label_at("a b] x"), Label::Unplain));
+        assert!(matches!(label_at("a\\]b] x"), Label::Unplain));
+        assert!(matches!(label_at("] x"), Label::Unplain));
+        assert!(matches!(label_at("a [b] x"), Label::None));
+        assert!(matches!(label_at("open"), Label::None));
+    }
+}

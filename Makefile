@@ -17,7 +17,8 @@
 #               and list in 4-character chunks: tasks over 50 ms, push and frame times, DOM =
 #               render (RUNS=3 SHAPES=code,table,list PACINGS=task,frame TRACE=1; docs/performance.md)
 #   make test-browser  pkg/src's hydration entry points and XSS corpora in headless Chromium
-#   make pkg        the npm package's generated files (pkg/dist/: wasm + glue, default and lite)
+#   make pkg        the npm package's generated files (pkg/dist/: wasm + glue, default, lite and
+#               adapters)
 #   make test-node  the npm package, packed and installed, tested under Node (after make pkg),
 #               and its trap containment against a test-only wasm (make test-trap-wasm)
 #   make test-trap-wasm  target/test-trap/: the lite wasm with the test-only feature test-trap
@@ -64,7 +65,7 @@ fmt: toolchain
 
 lint: toolchain
 	$(CARGO) clippy --all-targets -- -D warnings
-	$(CARGO) clippy --lib --no-default-features --features wasm -- -D warnings
+	$(CARGO) clippy --lib --no-default-features --features wasm,wasm-adapters -- -D warnings
 
 doc: toolchain
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --quiet
@@ -130,12 +131,16 @@ pkg-tools: toolchain
 	@test -x $(WASM_BINDGEN) || $(CARGO) install wasm-bindgen-cli --version "=$(WASM_BINDGEN_VERSION)" --root $(WASM_BINDGEN_ROOT)
 	@test pkg/node_modules/.package-lock.json -nt pkg/package-lock.json || (cd pkg && npm ci --no-audit --no-fund --loglevel=error)
 
-## Builds pkg/dist/{default,lite}: release wasm, wasm-bindgen --target web, wasm-opt, base64 module.
+## Builds pkg/dist/{default,lite,adapters}: release wasm, wasm-bindgen --target web, wasm-opt,
+## base64 module and .wasm file. The default wasm holds `adapt`; lite's does not (29 KB less):
+## the lite entries re-export it from citemark/adapters, whose wasm is `adapt` alone.
 pkg: pkg-tools
-	$(WASM_CARGO) --target-dir target/wasm-default --features wasm,sanitize
+	$(WASM_CARGO) --target-dir target/wasm-default --features wasm,sanitize,wasm-adapters
 	node pkg/scripts/build.mjs default $(call WASM_OUT,default) $(WASM_BINDGEN) $(WASM_OPT_LEVEL)
 	$(WASM_CARGO) --target-dir target/wasm-lite --features wasm
 	node pkg/scripts/build.mjs lite $(call WASM_OUT,lite) $(WASM_BINDGEN) $(WASM_OPT_LEVEL)
+	$(WASM_CARGO) --target-dir target/wasm-adapters --features wasm-adapters
+	node pkg/scripts/build.mjs adapters $(call WASM_OUT,adapters) $(WASM_BINDGEN) $(WASM_OPT_LEVEL)
 	cd pkg && ./node_modules/.bin/tsc -p types-test/tsconfig.json
 
 ## The test-only wasm (feature test-trap, docs/reliability.md): built like the lite entry,

@@ -22,6 +22,8 @@
 //! - `cli` (default): the `citemark` command-line tool.
 //! - `wasm`: the wasm-bindgen shell the npm package is built from (`wasm`
 //!   module); `make pkg` builds it.
+//! - `wasm-adapters`: the provider adapters' wasm-bindgen shell
+//!   (`wasm_adapters` module), built by `make pkg` into a wasm of its own.
 //!
 //! # Example
 //! ```
@@ -68,6 +70,8 @@ mod stream;
 mod url;
 #[cfg(feature = "wasm")]
 pub mod wasm;
+#[cfg(feature = "wasm-adapters")]
+pub mod wasm_adapters;
 
 pub use cite::index::{
     CitationIndex, CitationKind, Diagnostic, DiagnosticKind, Occurrence, SourceUse, Span,

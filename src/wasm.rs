@@ -9,11 +9,12 @@
 //! call. An `Err` is a one-line message naming the bad value's path
 //! ([`Error::message_at`](crate::Error::message_at)); the glue throws it as
 //! a JS `TypeError`. Nothing here panics, except in the test-only feature
-//! `test-trap` (`test_trap`), which is never built into the package.
+//! `test-trap` (`test_trap`), which is never built into the package. The
+//! provider adapters have a shell of their own (`wasm_adapters`, feature
+//! `wasm-adapters`), so that the lite wasm can leave them out.
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
-use crate::adapters::{adapt as adapt_response, Provider};
 use crate::{Options, Patch, Rendered, Step, Stream};
 
 /// A result in parts: HTML (`html` of a render, `append` of a patch), a
@@ -154,18 +155,6 @@ fn options(options_json: &str) -> Result<Options, String> {
 pub fn render(markdown: &str, options_json: &str) -> Result<Parts, String> {
     test_trap(markdown);
     Parts::of_rendered(crate::render(markdown, &options(options_json)?))
-}
-
-/// `adapt(provider, responseJson)`: the `Adapted` (markdown, sources,
-/// aliases, warnings) as JSON.
-#[wasm_bindgen]
-pub fn adapt(provider: &str, response_json: &str) -> Result<String, String> {
-    let provider: Provider = provider.parse().map_err(|e: crate::Error| match e {
-        crate::Error::InvalidOption { reason, .. } => format!("provider: {reason}"),
-    })?;
-    let response: serde_json::Value =
-        serde_json::from_str(response_json).map_err(|e| format!("response: not JSON: {e}"))?;
-    to_json(&adapt_response(provider, &response))
 }
 
 /// A [`Stream`] for JS.

@@ -9,8 +9,9 @@
 // in its dist/, each compressed on its own as a server sends it, raw, gzip -9
 // and brotli (quality 11), summed and set against issue 22's targets (JS +
 // wasm gzipped: default ≤ 400 KB, lite ≤ 180 KB; 1 KB = 1000 bytes). Then
-// the wasm binary alone per entry, and the package's own files for the
-// synchronous entries (entry module, api.js, glue, base64 payload module).
+// the wasm binary alone per entry (and the adapters' own, which the lite
+// entries' `adapt` loads), and the package's own files for the synchronous
+// entries (entry module, api.js, glue, base64 payload module).
 // Speed: render() over the
 // answers in tests/samples/ (with their sources) and examples/answer.md: after
 // a one-second warm-up (V8 compiles wasm with its baseline tier first and
@@ -39,7 +40,7 @@ const rows = [];
 // src/wasm.rs TEST_TRAP, the input that makes a test-trap build panic.
 const TEST_TRAP_MARKER = Buffer.from("citemark-test-trap:panic");
 const trapChecks = [];
-for (const [entry, file] of [["default", "index.js"], ["lite", "lite.js"]]) {
+for (const [entry, file] of [["default", "index.js"], ["lite", "lite.js"], ["adapters", "adapters.js"]]) {
   const payloadJs = readFileSync(join(pkg, "dist", entry, "citemark.wasm.js"), "utf8");
   const wasm = Buffer.from(/"([A-Za-z0-9+/=]+)"/.exec(payloadJs)[1], "base64");
   if (wasm.includes(TEST_TRAP_MARKER)) {
@@ -70,7 +71,7 @@ for (const app of apps) {
 console.log("\nThe package's files:\n");
 console.log("| what | raw | gzip -9 | brotli 11 |\n| --- | ---: | ---: | ---: |");
 for (const [what, raw, g, b] of rows) console.log(`| ${what} | ${kb(raw)} | ${kb(g)} | ${kb(b)} |`);
-console.log(`\ntest-only feature test-trap: absent from ${trapChecks.join(" and ")} (no "${TEST_TRAP_MARKER}" in the wasm)`);
+console.log(`\ntest-only feature test-trap: absent from ${trapChecks.join(", ")} (no "${TEST_TRAP_MARKER}" in the wasm)`);
 
 const samplesDir = join(repo, "tests", "samples");
 const samples = readdirSync(samplesDir)

@@ -5,6 +5,8 @@ import type { Adapted, CitationIndex, Occurrence, Options, Patch, Source, Source
 import { render as renderLite } from "citemark/lite";
 import * as asyncEntry from "citemark/async";
 import * as liteAsync from "citemark/lite/async";
+import { adapt as adaptAlone } from "citemark/adapters";
+import type { Adapted as AdaptedAlone } from "citemark/adapters";
 
 const sources: Source[] = [
   { id: "call_q3", title: "Q3 revenue", href: "https://app.example/q/3" },
@@ -65,6 +67,9 @@ async function loaded(): Promise<void> {
   await init();
 }
 
+// citemark/adapters: adapt alone, as the entries have it.
+const adaptedAlone: AdaptedAlone = adaptAlone("gemini", { candidates: [] });
+
 // The asynchronous entries: the same API, awaited first.
 async function loadedAsync(): Promise<string> {
   await asyncEntry.ready;
@@ -93,4 +98,4 @@ const notString: string = render("*a*", { trustedTypes: true }).html;
 // @ts-expect-error: a trusted stream's patches are frozen
 trustedStream.push("b").append = "<img src=x onerror=alert(1)>";
 
-export { trusted, trustedTail, bytes, notString, warned, html, ordinal, kind, used, again, tail, maybeTail, units, rewound, shown, badStep, last, idx, loaded, loadedAsync };
+export { trusted, trustedTail, bytes, notString, warned, html, ordinal, kind, used, again, tail, maybeTail, units, rewound, shown, badStep, last, idx, loaded, loadedAsync, adaptedAlone };

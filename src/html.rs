@@ -588,7 +588,7 @@ impl<'o, 'a, 'f> HtmlWriter<'o, 'a, 'f> {
     /// Writes the opening of an image to `src` (none when it is written as
     /// its alt text), and says how the rest of it is written.
     fn image_as(&mut self, src: CowStr<'a>, title: &str) -> ImageAs<'a> {
-        if !url::is_allowed(&src, self.options.urls) {
+        if &*src == AWAITED_DESTINATION || !url::is_allowed(&src, self.options.urls) {
             return ImageAs::Text;
         }
         match self.options.images {

@@ -134,7 +134,9 @@ impl StandIns {
             Event::Start(Tag::FootnoteDefinition(_)) if !keep => {
                 self.parsed.set(self.parsed.get() + 1);
             }
-            Event::Start(Tag::Link { dest_url, .. }) if **dest_url == *AWAITED_DESTINATION => {
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. })
+                if **dest_url == *AWAITED_DESTINATION =>
+            {
                 self.awaited_links.set(true);
             }
             _ => {}

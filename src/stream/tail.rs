@@ -50,9 +50,9 @@ use crate::cite::marker::FILE_SEARCH_OPEN;
 use text::{
     byte_classes, cite_tags, cites_paired, classes_render_as_itself, closes_before_opening,
     has_html_line, has_url_like_word, inline_content_start, innermost_block, is_plain, is_settled,
-    line_is_settled, may_be_settled, renders_as_itself, split_at_typing, split_closers,
-    stand_in_content, still_held, tags_are_cites, text_is_settled, word_boundary, CLOSE_BRACKET,
-    CLOSE_PAREN, HASH,
+    line_is_settled, may_be_settled, may_open_html_across_blank_lines, renders_as_itself,
+    split_at_typing, split_closers, stand_in_content, still_held, tags_are_cites, text_is_settled,
+    word_boundary, CLOSE_BRACKET, CLOSE_PAREN, HASH,
 };
 
 /// Renders text of the open part as HTML, continuing the citation state
@@ -778,6 +778,7 @@ impl Tail {
             || reaches_across_lines(open)
             || !tags_are_cites(block)
             || has_html_line(&open[after_blank_line(open)..])
+            || may_open_html_across_blank_lines(open)
         {
             return None;
         }

@@ -18,8 +18,8 @@ use std::ops::Range;
 use pulldown_cmark::Event;
 
 use super::boundary::is_blank;
-use super::footnotes::StandIns;
 use super::frontier::{without_blank_lines_at_end, Committed, Entered, Frontier};
+use super::provisional::StandIns;
 use super::{preview, RenderContext};
 use crate::cite::index::{IndexBuilder, Offset};
 use crate::cite::marker_definitions;
@@ -372,7 +372,7 @@ struct Children {
 /// Renders `text` after `opener` (whose own item is in the HTML, to be cut
 /// off), continuing the stream's citation state.
 fn render_children(context: &RenderContext<'_>, opener: &str, text: &str) -> Children {
-    let stand_ins = StandIns::new(text, context.footnoting);
+    let stand_ins = StandIns::new(text, context.reading);
     let full = [stand_ins.as_str(), context.definitions, opener, text].concat();
     let text_start = full.len() - text.len();
     let awaited = Cell::new(None);

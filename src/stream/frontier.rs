@@ -22,8 +22,8 @@ use pulldown_cmark_escape::escape_html_body_text;
 
 use super::boundary::is_blank;
 use super::container::Container;
-use super::footnotes::{Footnoting, StandIns};
 use super::preview::{self, Fence};
+use super::provisional::{Reading, StandIns};
 use super::{has_any_byte, FindLast, RenderContext};
 use crate::cite::index::{IndexBuilder, Offset};
 use crate::cite::marker_definitions;
@@ -719,11 +719,11 @@ fn never_closes_more(html: &str, end_tag: &str) -> bool {
 /// may change.
 fn render_inside(context: &RenderContext<'_>, opener: &str, lines: &str, leaf: LeafKind) -> Inside {
     // (Code holds no footnotes.)
-    let footnoting = match leaf {
-        LeafKind::Table => context.footnoting,
-        LeafKind::Code(_) => Footnoting::Unneeded,
+    let reading = match leaf {
+        LeafKind::Table => context.reading,
+        LeafKind::Code(_) => Reading::Code,
     };
-    let stand_ins = StandIns::new(lines, footnoting);
+    let stand_ins = StandIns::new(lines, reading);
     let text = [stand_ins.as_str(), context.definitions, opener, lines].concat();
     let lines_start = text.len() - lines.len();
     let awaited = Cell::new(None);
@@ -832,7 +832,7 @@ mod tests {
             definitions: "",
             committed: 0,
             index: &index,
-            footnoting: Footnoting::Provisional,
+            reading: Reading::Provisional,
         };
         let open = [opener, lines].concat();
         let Some(Entered { frontier, .. }) = Frontier::enter(&context, &open, open.len()) else {

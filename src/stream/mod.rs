@@ -23,9 +23,9 @@
 
 mod boundary;
 mod container;
-mod footnotes;
 mod frontier;
 mod preview;
+mod provisional;
 mod raw_element;
 mod tail;
 
@@ -47,9 +47,9 @@ use crate::parse::{
 use crate::source::{Source, SourceOrder, SourceTable};
 use crate::{CitationIndex, Occurrence};
 use boundary::{early_cut, is_blank, last_cut, Reached, UpTo, DECIDED_BY};
-use footnotes::{Footnoting, StandIns};
 pub use frontier::Step;
 use frontier::{fence_after_text, Frontier};
+use provisional::{Reading, StandIns};
 use raw_element::RawElement;
 
 /// What changed after a [`Stream::push`]: HTML to append for what is now
@@ -270,7 +270,7 @@ pub struct Stream {
     /// footnotes' numbers).
     index: IndexBuilder,
     /// The footnote labels the committed part defines.
-    footnotes_defined: footnotes::Defined,
+    footnotes_defined: provisional::Defined,
     /// A cut in `open` that was tried and refused (the blocks before it go
     /// on); the next try waits for a later cut.
     refused_cut: Option<usize>,
@@ -349,7 +349,7 @@ struct SinceMark {
     /// Footnote references committed since the mark, rendered as the
     /// footnotes they will be once defined, whose definitions have not
     /// come (see the `footnotes` module).
-    footnotes: footnotes::Awaited,
+    footnotes: provisional::Awaited,
     /// A definition came after something awaiting one: rewind before the
     /// next block that is not a definition (so that definitions written
     /// one after the other cost one rewind).
@@ -373,7 +373,7 @@ impl Stream {
             committed: 0,
             definitions: String::new(),
             index: IndexBuilder::new(),
-            footnotes_defined: footnotes::Defined::default(),
+            footnotes_defined: provisional::Defined::default(),
             refused_cut: None,
             no_cut_before: 0,
             tail: tail::Tail::default(),
@@ -512,7 +512,7 @@ impl Stream {
             definitions: &self.definitions,
             committed: self.committed,
             index: &self.index,
-            footnoting: Footnoting::Provisional,
+            reading: Reading::Provisional,
         };
         let (text, line_start) = match opener {
             Some(opener) => (
@@ -1026,7 +1026,7 @@ impl Stream {
         };
         let awaits = written.ambiguous_reference.is_some_and(|at| at < cut);
         let footnotes_wait =
-            footnotes::Awaited::waits(written.index.footnotes(), &self.footnotes_defined);
+            provisional::Awaited::waits(written.index.footnotes(), &self.footnotes_defined);
         self.move_mark(patch);
         if (awaits || footnotes_wait) && !self.since_mark.recording {
             // (What a rewind would render again is not all kept: the next
@@ -1243,7 +1243,7 @@ impl Stream {
     /// What rendering the message's end needs: no definition is to come.
     fn final_context(&self) -> RenderContext<'_> {
         RenderContext {
-            footnoting: Footnoting::Final(&self.footnotes_defined),
+            reading: Reading::Final(&self.footnotes_defined),
             ..self.context()
         }
     }
@@ -1263,7 +1263,7 @@ impl Stream {
             definitions: &self.definitions,
             committed: self.committed,
             index: &self.index,
-            footnoting: Footnoting::Provisional,
+            reading: Reading::Provisional,
         }
     }
 }
@@ -1279,8 +1279,8 @@ struct RenderContext<'s> {
     definitions: &'s str,
     committed: usize,
     index: &'s IndexBuilder,
-    /// Which footnotes are taken as defined.
-    footnoting: Footnoting<'s>,
+    /// What is taken as defined: the message may go on, or not.
+    reading: Reading<'s>,
 }
 
 /// The HTML of the tail's smallest pieces, which come back at the start
@@ -1371,7 +1371,7 @@ impl RenderContext<'_> {
         after: Option<&IndexBuilder>,
         cut: Option<(usize, &Cell<Reached>)>,
     ) -> WrittenOpen {
-        let stand_ins = StandIns::new(open, self.footnoting);
+        let stand_ins = StandIns::new(open, self.reading);
         let text =
             if stand_ins.as_str().is_empty() && self.definitions.is_empty() && prefix.is_empty() {
                 Cow::Borrowed(open)
@@ -1439,7 +1439,7 @@ impl RenderContext<'_> {
         awaited: &'t Cell<Option<usize>>,
     ) -> OffsetIter<'t, OnBrokenLink<'t, 't>> {
         let markers_on = self.options.syntaxes.markers;
-        let provisional = matches!(self.footnoting, Footnoting::Provisional);
+        let provisional = matches!(self.reading, Reading::Provisional);
         parse_with_broken_links(text, move |link| {
             if link.span.start < from || !may_change_when_defined(&link, text, markers_on) {
                 return None;

@@ -1,6 +1,8 @@
-//! Footnotes across the parts of a streamed message.
+//! Provisional readings: a streamed part rendered as the message will read
+//! once the definitions it names arrive, what that took for granted, and
+//! when it is known to hold.
 //!
-//! A footnote reference `[^x]` is a footnote only when the message defines
+//! **Footnotes.** A footnote reference `[^x]` is a footnote only when the message defines
 //! `x`, anywhere, and footnotes are numbered in order of first appearance
 //! across the message. A streamed part is rendered before the rest exists,
 //! so it is rendered *provisionally*: each footnote label it names gets a
@@ -11,13 +13,18 @@
 //! when the definition comes, the part was final after all; when it never
 //! does, the end rewinds to the mark and renders that text again, with
 //! stand-ins for the definitions committed before it only (see
-//! [`Footnoting::Final`]).
+//! [`Reading::Final`]).
 //!
 //! That is exact only when the stand-ins say what the parser will ask:
 //! each label is plain (no whitespace, backslash or bracket, which the
 //! parser reads in its own ways), and each stand-in parsed as a definition.
 //! A part where that fails is *unverified*, and keeps the mark until the
 //! end, which renders it again.
+//!
+//! **Full references.** An undefined `[text][label]` is read as a link to
+//! [`AWAITED_DESTINATION`], written as its text (see `RenderContext::parse`);
+//! the part records that it holds one, and the end renders it again if its
+//! definition never came.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
@@ -33,18 +40,17 @@ use crate::parse::AWAITED_DESTINATION;
 /// compares them.
 pub(super) type Defined = HashSet<UniCase<String>>;
 
-/// Which footnotes a rendering takes as defined.
+/// What a rendering takes as defined.
 #[derive(Debug, Clone, Copy)]
-pub(super) enum Footnoting<'s> {
-    /// Every plain label the text names: what it reads as once its
-    /// definitions come.
+pub(super) enum Reading<'s> {
+    /// The message goes on: every plain footnote label the text names, and
+    /// the labels of its full references.
     Provisional,
-    /// Only those the committed part defined (and those the text defines):
-    /// the message is over.
+    /// The message is over: the footnotes the committed part defined (and
+    /// what the text defines).
     Final(&'s Defined),
-    /// None but those the text defines: for code, which holds no
-    /// footnotes, and would take the stand-ins in.
-    Unneeded,
+    /// Code, which holds no footnotes: no stand-ins.
+    Code,
 }
 
 /// The longest label the parser reads, in bytes (1,000 characters).
@@ -73,8 +79,8 @@ pub(super) struct StandIns {
 }
 
 impl StandIns {
-    /// The stand-ins that `footnoting` asks for before `text`.
-    pub(super) fn new(text: &str, footnoting: Footnoting<'_>) -> StandIns {
+    /// The stand-ins that `reading` asks for before `text`.
+    pub(super) fn new(text: &str, reading: Reading<'_>) -> StandIns {
         let mut prefix = String::new();
         let mut written = 0;
         let mut write = |label: &str| {
@@ -84,8 +90,8 @@ impl StandIns {
             }
         };
         let mut unplain = false;
-        match footnoting {
-            Footnoting::Provisional => {
+        match reading {
+            Reading::Provisional => {
                 let mut named: Vec<&str> = Vec::new();
                 for at in memchr::memmem::find_iter(text.as_bytes(), b"[^") {
                     match label_at(&text[at + 2..]) {
@@ -98,11 +104,11 @@ impl StandIns {
                     }
                 }
             }
-            Footnoting::Final(defined) => defined
+            Reading::Final(defined) => defined
                 .iter()
                 .filter(|label| !label.contains(['\n', '\r']))
                 .for_each(|label| write(label)),
-            Footnoting::Unneeded => {}
+            Reading::Code => {}
         }
         if written > 0 {
             prefix.push_str("***\n");
@@ -112,7 +118,7 @@ impl StandIns {
             written,
             parsed: Cell::new(0),
             unplain,
-            provisional: matches!(footnoting, Footnoting::Provisional),
+            provisional: matches!(reading, Reading::Provisional),
             references: RefCell::default(),
             awaited_links: Cell::new(false),
         }

@@ -104,6 +104,9 @@ enum ImageAs<'a> {
     /// A link to `src` around its alt text ([`Images::Link`]); `empty`
     /// until some of the alt text is written.
     Link { src: CowStr<'a>, empty: bool },
+    /// Nothing: an image whose definition a streamed message has still to
+    /// bring ([`AWAITED_DESTINATION`]), which shows no text once it does.
+    Awaited,
 }
 
 struct HtmlWriter<'o, 'a, 'f> {
@@ -588,7 +591,10 @@ impl<'o, 'a, 'f> HtmlWriter<'o, 'a, 'f> {
     /// Writes the opening of an image to `src` (none when it is written as
     /// its alt text), and says how the rest of it is written.
     fn image_as(&mut self, src: CowStr<'a>, title: &str) -> ImageAs<'a> {
-        if &*src == AWAITED_DESTINATION || !url::is_allowed(&src, self.options.urls) {
+        if &*src == AWAITED_DESTINATION {
+            return ImageAs::Awaited;
+        }
+        if !url::is_allowed(&src, self.options.urls) {
             return ImageAs::Text;
         }
         match self.options.images {
@@ -613,6 +619,18 @@ impl<'o, 'a, 'f> HtmlWriter<'o, 'a, 'f> {
         if let Some(image) = self.images.last_mut() {
             if let ImageAs::Link { empty, .. } = &mut image.written_as {
                 *empty &= matches!(event, Event::End(TagEnd::Image)) && image.depth == 0;
+            }
+            if matches!(image.written_as, ImageAs::Awaited) {
+                // (Images nested in its alt text are its alt text.)
+                match event {
+                    Event::End(_) if image.depth == 0 => {
+                        self.images.pop();
+                    }
+                    Event::Start(_) => image.depth += 1,
+                    Event::End(_) => image.depth -= 1,
+                    _ => {}
+                }
+                return;
             }
         }
         if self

@@ -724,6 +724,27 @@ fn a_full_reference_shows_its_text_until_its_definition_comes() {
     assert_eq!(rewinds, 1);
 }
 
+#[test]
+fn a_badge_whose_definitions_come_at_the_end_shows_no_syntax() {
+    // (As a README's first line: an image reference inside a link's.)
+    let message = "# tool [![Crate][crate-image]][crate-link] ![Docs]\n\nWhat it does.\n\n\
+                   More.\n\n[crate-image]: https://img.example/c.svg\n\
+                   [crate-link]: https://crates.example/tool\n[Docs]: https://img.example/d.svg\n";
+    let whole = render(message, &Options::default()).html;
+    for size in [1, 4, 16] {
+        let (views, _) = applied_views(message, size);
+        assert_eq!(views.last(), Some(&whole), "{size}-byte chunks");
+        let early = views
+            .iter()
+            .find(|view| view.contains("What it does"))
+            .expect("the paragraph commits");
+        assert!(
+            early.starts_with("<h1>tool  </h1>"),
+            "{size}-byte chunks: {early}"
+        );
+    }
+}
+
 /// A long code block or table is handed over once, line by line, not
 /// re-sent whole at every push: what the host gets per byte of final HTML
 /// stays flat from 16 KiB to 256 KiB (a line's tail is re-sent as it is

@@ -1448,18 +1448,19 @@ impl RenderContext<'_> {
                 .get()
                 .map_or(link.span.start, |at| at.min(link.span.start));
             awaited.set(Some(first));
-            // (Not an image's: `![alt][label]`, whose span may start at
-            // its `[`.)
+            // An image's reference, of any kind (`![alt]` is no prose),
+            // shows nothing until its definition comes, as it will then; a
+            // link's full reference, its text. (An image's span may start
+            // at its `[`.)
             let written = text.get(link.span.clone()).unwrap_or_default();
             let image = written.starts_with('!') || text[..link.span.start].ends_with('!');
             let shown = written
                 .split_once("][")
                 .and_then(|(shown, _)| shown.get(1..));
-            let stands_in = provisional
-                && link.link_type == LinkType::Reference
-                && !image
+            let full_reference = link.link_type == LinkType::Reference
                 && shown.is_some_and(|shown| !crate::cite::is_marker_label(shown));
-            stands_in.then(|| (AWAITED_DESTINATION.into(), "".into()))
+            (provisional && (image || full_reference))
+                .then(|| (AWAITED_DESTINATION.into(), "".into()))
         })
     }
 

@@ -726,20 +726,22 @@ fn a_full_reference_shows_its_text_until_its_definition_comes() {
 
 #[test]
 fn a_badge_whose_definitions_come_at_the_end_shows_no_syntax() {
-    // (As a README's first line: an image reference inside a link's.)
-    let message = "# tool [![Crate][crate-image]][crate-link] ![Docs]\n\nWhat it does.\n\n\
-                   More.\n\n[crate-image]: https://img.example/c.svg\n\
-                   [crate-link]: https://crates.example/tool\n[Docs]: https://img.example/d.svg\n";
+    // (As a README's first line: image references inside links'. And
+    // `#![no_std]`, which nothing defines, is text all along.)
+    let message = "# tool [![Crate][crate-image]][crate-link] [![Docs]][docs-link]\n\n\
+                   For #![no_std] crates.\n\nMore.\n\nEven more.\n\n[crate-image]: https://img.example/c.svg\n\
+                   [crate-link]: https://crates.example/tool\n[Docs]: https://img.example/d.svg\n\
+                   [docs-link]: https://docs.example/tool\n";
     let whole = render(message, &Options::default()).html;
     for size in [1, 4, 16] {
         let (views, _) = applied_views(message, size);
         assert_eq!(views.last(), Some(&whole), "{size}-byte chunks");
         let early = views
             .iter()
-            .find(|view| view.contains("What it does"))
-            .expect("the paragraph commits");
+            .find(|view| view.contains("<p>More.</p>"))
+            .expect("the paragraphs commit");
         assert!(
-            early.starts_with("<h1>tool  </h1>"),
+            early.starts_with("<h1>tool  </h1>\n<p>For #![no_std] crates.</p>"),
             "{size}-byte chunks: {early}"
         );
     }

@@ -41,7 +41,7 @@ use crate::cite::{marker_definitions, Citations};
 use crate::html::{html_capacity, write_html, SourceAttributes, WrittenPart};
 use crate::options::Options;
 use crate::parse::{
-    parse_with_broken_links, unix_line_endings, without_byte_order_mark, OnBrokenLink,
+    is_escaped, parse_with_broken_links, unix_line_endings, without_byte_order_mark, OnBrokenLink,
     AWAITED_DESTINATION,
 };
 use crate::source::{Source, SourceOrder, SourceTable};
@@ -1448,19 +1448,31 @@ impl RenderContext<'_> {
                 .get()
                 .map_or(link.span.start, |at| at.min(link.span.start));
             awaited.set(Some(first));
-            // An image's reference, of any kind (`![alt]` is no prose),
-            // shows nothing until its definition comes, as it will then; a
-            // link's full reference, its text. (An image's span may start
-            // at its `[`.)
+            // A full reference `[text][label]` shows its text until its
+            // definition comes, as the link will then; an image's shows
+            // nothing, as the image will; so does a badge's shortcut
+            // `[![alt]]…`, though not `#![no_std]`, which stays text.
+            // (An image's span may start at its `[`.)
             let written = text.get(link.span.clone()).unwrap_or_default();
-            let image = written.starts_with('!') || text[..link.span.start].ends_with('!');
+            let bang = if written.starts_with('!') {
+                link.span.start
+            } else {
+                link.span.start.saturating_sub(1)
+            };
+            let image = text.as_bytes().get(bang) == Some(&b'!');
             let shown = written
                 .split_once("][")
                 .and_then(|(shown, _)| shown.get(1..));
-            let full_reference = link.link_type == LinkType::Reference
-                && shown.is_some_and(|shown| !crate::cite::is_marker_label(shown));
-            (provisional && (image || full_reference))
-                .then(|| (AWAITED_DESTINATION.into(), "".into()))
+            let stands_in = match link.link_type {
+                LinkType::Reference => {
+                    image || shown.is_some_and(|shown| !crate::cite::is_marker_label(shown))
+                }
+                LinkType::Collapsed => image,
+                _ => {
+                    image && text.as_bytes()[..bang].ends_with(b"[") && !is_escaped(text, bang - 1)
+                }
+            };
+            (provisional && stands_in).then(|| (AWAITED_DESTINATION.into(), "".into()))
         })
     }
 

@@ -286,14 +286,24 @@ impl Frontier {
     /// inside the element: `None` when the render is not that element
     /// alone (the open text ended it).
     pub(super) fn inside<'h>(&self, html: &'h str) -> Option<&'h str> {
-        let inner = match self {
-            Frontier::Leaf(_) => html.split_once("<tbody>\n")?.1,
-            Frontier::Container(_) => html.split_once('\n')?.1,
+        self.inside_range(html).map(|inside| &html[inside])
+    }
+
+    /// Where [`Frontier::inside`] is in `html`: a tail can then be cut out
+    /// of the rendering in its own buffer.
+    pub(super) fn inside_range(&self, html: &str) -> Option<Range<usize>> {
+        let start = match self {
+            Frontier::Leaf(_) => {
+                memchr::memmem::find(html.as_bytes(), TBODY_START.as_bytes())? + TBODY_START.len()
+            }
+            Frontier::Container(_) => memchr::memchr(b'\n', html.as_bytes())? + 1,
         };
-        let inner = inner.strip_suffix('\n')?.strip_suffix(self.end_tags())?;
+        let inner = html[start..]
+            .strip_suffix('\n')?
+            .strip_suffix(self.end_tags())?;
         // (`> a\n\n>` renders two quotes: the first one's end tag and the
         // second one's start are not inside the first.)
-        never_closes_more(inner, self.end_tags()).then_some(inner)
+        never_closes_more(inner, self.end_tags()).then_some(start..start + inner.len())
     }
 
     /// Whether the line being typed at the end of `open` already ends the
@@ -685,17 +695,26 @@ pub(super) fn without_blank_lines_at_end(text: &str) -> &str {
     &text[..end]
 }
 
+/// Where a table's rows start in its HTML.
+const TBODY_START: &str = "<tbody>\n";
+
 /// Whether `html` never closes more elements named as `end_tag` (`</ul>`)
 /// than it opened before: read left to right, it stays inside one.
 fn never_closes_more(html: &str, end_tag: &str) -> bool {
-    let name = end_tag.trim_start_matches("</").trim_end_matches('>');
+    let name = end_tag
+        .trim_start_matches("</")
+        .trim_end_matches('>')
+        .as_bytes();
+    let html = html.as_bytes();
     let mut depth = 0usize;
-    for (at, _) in html.match_indices('<') {
+    // (Per push, over the tail: `<` found by memchr, a tag's name compared
+    // as bytes.)
+    for at in memchr::memchr_iter(b'<', html) {
         let tag = &html[at + 1..];
-        if let Some(closing) = tag.strip_prefix('/') {
+        if let Some(closing) = tag.strip_prefix(b"/") {
             if closing
                 .strip_prefix(name)
-                .is_some_and(|rest| rest.starts_with('>'))
+                .is_some_and(|rest| rest.first() == Some(&b'>'))
             {
                 let Some(less) = depth.checked_sub(1) else {
                     return false;
@@ -704,7 +723,7 @@ fn never_closes_more(html: &str, end_tag: &str) -> bool {
             }
         } else if tag
             .strip_prefix(name)
-            .is_some_and(|rest| rest.starts_with(['>', ' ']))
+            .is_some_and(|rest| matches!(rest.first(), Some(b'>' | b' ')))
         {
             depth += 1;
         }

@@ -491,9 +491,14 @@ impl Stream {
     /// The tail inside a table, list or quote: rendered after `opener`
     /// through the caches, the element's own tags cut off.
     fn framed_tail(&mut self, opener: String) -> String {
-        let whole = self.cached_tail(Some(&opener));
-        match self.frontier.as_ref().and_then(|f| f.inside(&whole)) {
-            Some(inside) => inside.to_owned(),
+        let mut whole = self.cached_tail(Some(&opener));
+        // (Cut out in its own buffer: a push allocates no tail.)
+        match self.frontier.as_ref().and_then(|f| f.inside_range(&whole)) {
+            Some(inside) => {
+                whole.truncate(inside.end);
+                whole.drain(..inside.start);
+                whole
+            }
             None => self
                 .frontier
                 .as_ref()
@@ -514,7 +519,7 @@ impl Stream {
             index: &self.index,
             reading: Reading::Provisional,
         };
-        let (text, line_start) = match opener {
+        let (text, line_start) = match opener.filter(|opener| !opener.is_empty()) {
             Some(opener) => (
                 Cow::Owned([opener, self.open.as_str()].concat()),
                 opener.len() + self.line_start,

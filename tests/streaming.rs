@@ -728,10 +728,10 @@ fn a_full_reference_shows_its_text_until_its_definition_comes() {
 fn a_badge_whose_definitions_come_at_the_end_shows_no_syntax() {
     // (As a README's first line: image references inside links'. And
     // `#![no_std]`, which nothing defines, is text all along.)
-    let message = "# tool [![Crate][crate-image]][crate-link] [![Docs]][docs-link]\n\n\
+    let message = "# tool [![Crate][crate-image]][crate-link] [![Docs]][docs-link] ![CI]\n\n\
                    For #![no_std] crates.\n\nMore.\n\nEven more.\n\n[crate-image]: https://img.example/c.svg\n\
                    [crate-link]: https://crates.example/tool\n[Docs]: https://img.example/d.svg\n\
-                   [docs-link]: https://docs.example/tool\n";
+                   [docs-link]: https://docs.example/tool\n[CI]: https://img.example/ci.svg\n";
     let whole = render(message, &Options::default()).html;
     for size in [1, 4, 16] {
         let (views, _) = applied_views(message, size);
@@ -741,7 +741,7 @@ fn a_badge_whose_definitions_come_at_the_end_shows_no_syntax() {
             .find(|view| view.contains("<p>More.</p>"))
             .expect("the paragraphs commit");
         assert!(
-            early.starts_with("<h1>tool  </h1>\n<p>For #![no_std] crates.</p>"),
+            early.starts_with("<h1>tool   </h1>\n<p>For #![no_std] crates.</p>"),
             "{size}-byte chunks: {early}"
         );
     }

@@ -1455,8 +1455,9 @@ impl RenderContext<'_> {
             awaited.set(Some(first));
             // A full reference `[text][label]` shows its text until its
             // definition comes, as the link will then; an image's shows
-            // nothing, as the image will; so does a badge's shortcut
-            // `[![alt]]…`, though not `#![no_std]`, which stays text.
+            // nothing, as the image will; so does an image's shortcut
+            // after a space or in a link's label (a badge's `[![alt]]…`),
+            // though not `#![no_std]`, which stays text.
             // (An image's span may start at its `[`.)
             let written = text.get(link.span.clone()).unwrap_or_default();
             let bang = if written.starts_with('!') {
@@ -1474,7 +1475,12 @@ impl RenderContext<'_> {
                 }
                 LinkType::Collapsed => image,
                 _ => {
-                    image && text.as_bytes()[..bang].ends_with(b"[") && !is_escaped(text, bang - 1)
+                    image
+                        && match text.as_bytes()[..bang].last() {
+                            None | Some(b' ' | b'\t' | b'\n') => true,
+                            Some(b'[') => !is_escaped(text, bang - 1),
+                            Some(_) => false,
+                        }
                 }
             };
             (provisional && stands_in).then(|| (AWAITED_DESTINATION.into(), "".into()))

@@ -58,6 +58,8 @@ const CSS = env("CSS", "");
 const LONG_MS = 50;
 /** What Chromium does to show a frame once the page's scripts have run (trace event names). */
 const RENDERING = ["UpdateLayoutTree", "Layout", "PrePaint", "Paint", "Layerize"];
+/** The steps whose CPU per laid-out frame TRACE prints by tenth of the run: rendering, then script (the demo's frame callbacks; the pushes' tasks). */
+const STEPS = [...RENDERING, "FireAnimationFrame", "FunctionCall"];
 const CATEGORIES = ["toplevel", "blink.user_timing", ...(TRACE ? ["devtools.timeline", "v8.gc"] : [])];
 
 // ---- the shapes: deterministic, answer-like ---------------------------------
@@ -240,7 +242,7 @@ function analyze(buffer) {
     // task), and the rendering's CPU time per frame laid out in each tenth of
     // the run (with "frame" pacing, each tenth of the block).
     const sums = new Map();
-    const tenths = Array.from({ length: 10 }, () => ({ cpu: 0, frames: 0 }));
+    const tenths = Array.from({ length: 10 }, () => ({ cpu: 0, frames: 0, steps: new Map() }));
     let i = 0;
     for (const task of tasks) {
       while (i < main.length && main[i].ts < task.ts) i++;
@@ -250,12 +252,14 @@ function analyze(buffer) {
       for (const [name, , cpu] of children(task, inside)) {
         sums.set(name, (sums.get(name) ?? 0) + cpu);
         if (RENDERING.includes(name)) tenth.cpu += cpu;
+        if (STEPS.includes(name)) tenth.steps.set(name, (tenth.steps.get(name) ?? 0) + cpu);
         if (name === "Layout") tenth.frames++;
       }
     }
     result.activities = [...sums].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([name, cpu]) => [name, ms(cpu)]);
     result.frames = tenths.reduce((n, t) => n + t.frames, 0);
     result.tenths = tenths.map((t) => (t.frames ? ms(t.cpu / t.frames) : 0));
+    result.steps = STEPS.map((name) => [name, tenths.map((t) => (t.frames ? ms((t.steps.get(name) ?? 0) / t.frames) : 0))]);
   }
   return result;
 }
@@ -376,6 +380,7 @@ function progress(r, label, problems) {
   if (t.longest) {
     lines.push(`  main thread CPU by activity (${t.frames} frames laid out): ${t.activities.map(([n, cpu]) => `${n} ${(cpu / 1000).toFixed(2)} s`).join(", ")}`);
     lines.push(`  rendering (${RENDERING.join(", ")}) CPU per frame laid out, by tenth of the run: ${t.tenths.map(time).join(", ")}`);
+    for (const [name, tenths] of t.steps) lines.push(`    ${name}: ${tenths.map(time).join(", ")}`);
     for (const task of t.longest) {
       const parts = task.parts.map(([n, wall, cpu]) => `${n} ${time(wall)} (CPU ${time(cpu)})`).join(", ");
       lines.push(`  task at ${(task.at / 1000).toFixed(2)} s: ${time(task.wall)}, CPU ${time(task.cpu)}: ${parts}`);

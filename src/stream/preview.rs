@@ -788,6 +788,11 @@ fn show_label(block: &mut String, open: usize, label_end: usize) {
         block.truncate(open - 1);
         return;
     }
+    // A link around an image (a badge, `[![alt]…`) shows no text either.
+    if block[open + 1..label_end].starts_with("![") {
+        block.truncate(open);
+        return;
+    }
     // Where a block's content starts, without its `[` a label could open
     // a block of its own (`[- a` a list item, `[# a` a heading): unless it
     // starts with a letter, it waits; and so does one that may yet be a
@@ -1092,6 +1097,8 @@ mod tests {
         shows("[the docs](https://x.exa", "the docs");
         shows("see [Q2 deck][de", "see Q2 deck");
         shows("see [Q2 deck][deck]", "see Q2 deck");
+        shows("# Serde [![Build Status]", "# Serde");
+        shows("# Serde [![Build Status]](https://ci.exa", "# Serde");
         shows("a\n\n[- [ ] b", "a\n\n");
         shows("- [1. step", "-");
         shows("> [# title](https://", ">");

@@ -13,6 +13,16 @@
 // HTML is handed to the host's typesetter once (KaTeX, MathJax); the tail's
 // math, replaced at every push, is not.
 //
+// An open code block (`<pre><code>`) is one run of text to the browser: each
+// line appended to it would have Chromium lay out, pre-paint and paint every
+// line again, a frame growing with the block (docs/performance.md,
+// "Streaming in Chromium"). While it is open, its lines therefore go into
+// pieces of about 2,000 characters, each a `<span style="display: block">`:
+// a frame lays out the last piece and the tail, the pieces before it are
+// kept as they were. When the block closes, its pieces become one text node
+// again (a few nodes touched, one layout of the whole block), so the DOM is
+// `render()`'s.
+//
 // Trusted Types (`trustedTypes: true`, pkg/src/trusted.js): the HTML goes in
 // as TrustedHTML of the `citemark` policy, and only citemark's own HTML does:
 // `apply` takes only the frozen patches of a stream created with
@@ -89,6 +99,29 @@ function close(element, endTags, root) {
   }
 }
 
+/** The characters of an open code block's piece after which its lines go into a new one. */
+const PIECE = 2048;
+
+/** Whether appended HTML going into `element` goes into pieces: it is the `<code>` of a `<pre>`. */
+function isCodeBlock(element) {
+  return element.localName === "code" && element.parentNode?.localName === "pre";
+}
+
+/**
+ * Makes the code block `code`, closing, one text node again if its pieces
+ * hold only text (they do: code is escaped text); else puts each piece's
+ * nodes in its place.
+ */
+function joinPieces(code, pieces) {
+  const own = [...code.children].filter((child) => pieces.has(child));
+  if (!own.length) return;
+  if (own.every((piece) => piece.childElementCount === 0) && code.childElementCount === own.length) {
+    code.replaceChildren(code.textContent);
+  } else {
+    own.forEach((piece) => piece.replaceWith(...piece.childNodes));
+  }
+}
+
 /** The steps of `patch`, checked to cover its `append`. */
 function stepsOf(patch) {
   const { append, steps } = patch;
@@ -121,6 +154,23 @@ export function mountPatches(element, { trustedTypes = false, typeset } = {}) {
     throw new TypeError(`typeset: expected a function, got ${describe(typeset)}`);
   }
   const root = element;
+  /** The pieces of open code blocks (see above); the one being filled, and its length. */
+  const pieces = new WeakSet();
+  let piece = null;
+  let pieceLength = 0;
+  /** Where appended HTML goes in `parent`: its last piece, or a new one, when it is an open code block. */
+  const into = (parent, length) => {
+    if (!isCodeBlock(parent)) return parent;
+    if (piece?.parentNode !== parent || pieceLength >= PIECE) {
+      piece = parent.ownerDocument.createElement("span");
+      piece.style.display = "block";
+      pieces.add(piece);
+      parent.append(piece);
+      pieceLength = 0;
+    }
+    pieceLength += length;
+    return piece;
+  };
   /** Inserts appended (not tail) HTML, typesetting the math in it. */
   const appendHtml = (parent, html) => {
     const first = insert(parent, html);
@@ -179,6 +229,8 @@ export function mountPatches(element, { trustedTypes = false, typeset } = {}) {
       throw new TypeError(`patch.empty: expected a citation count up to ${citations.length}, got ${describe(empty)}`);
     }
     if (patch.rewind || patch.mark || append || empty !== undefined) removeTail();
+    // What is appended after a mark, a rewind or an emptying never goes into an older piece.
+    if (patch.rewind || patch.mark || empty !== undefined) piece = null;
     if (patch.rewind) {
       // Every node after the mark goes: in the root and in each element open there.
       [root, ...mark.open].forEach((parent, i) => {
@@ -206,20 +258,22 @@ export function mountPatches(element, { trustedTypes = false, typeset } = {}) {
     }
     let at = 0;
     for (const [kind, length] of steps) {
-      const piece = append.slice(at, at + length);
+      const text = append.slice(at, at + length);
       at += length;
       if (kind === "close") {
         if (!open.length) throw new TypeError("patch.steps: a close step with no element open");
-        close(open.pop(), piece, root);
+        const closing = open.pop();
+        if (isCodeBlock(closing)) joinPieces(closing, pieces);
+        close(closing, text, root);
         opened.pop();
       } else if (kind === "open") {
         const parent = innermost();
-        const element = openedElement(parent, appendHtml(parent, asHtml(piece)));
-        if (!element) throw new TypeError(`patch.steps: an open step inserted no element: ${JSON.stringify(piece)}`);
+        const element = openedElement(parent, appendHtml(parent, asHtml(text)));
+        if (!element) throw new TypeError(`patch.steps: an open step inserted no element: ${JSON.stringify(text)}`);
         open.push(element);
         opened.push(element.childNodes.length);
-      } else if (piece) {
-        appendHtml(innermost(), asHtml(piece));
+      } else if (text) {
+        appendHtml(into(innermost(), text.length), asHtml(text));
       }
     }
     if (patch.citations) citations.push(...patch.citations);

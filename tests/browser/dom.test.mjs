@@ -123,6 +123,9 @@ function streamInPage(markdown, size, { deferred = false, lite = false } = {}) {
               line,
               lastIsPre: last?.localName === "pre" && root.lastChild === last,
               codeEndsWithLine: last?.querySelector("code")?.textContent.endsWith(line) ?? false,
+              // The open block's lines in pieces of about 2,000 characters (pkg/src/dom.js).
+              pieces: [...(last?.querySelectorAll("code > span") ?? [])].map((piece) => piece.textContent.length),
+              typedInCode: text.length - text.lastIndexOf("```rust"),
             });
           }
         }
@@ -161,18 +164,22 @@ describe("citemark/dom", () => {
     // Work per push: nodes added + removed. It depends on the block being
     // typed (a table's rows are the tail until it ends), never on how much
     // came before it.
+    // One push, the one that closes the code block, joins its pieces of about
+    // 2,048 characters into one text node (pkg/src/dom.js): a node per piece.
     const { counts } = got;
-    const quarter = Math.floor(counts.length / 4);
-    const second = max(counts.slice(quarter, 2 * quarter));
-    const last = max(counts.slice(3 * quarter));
     const overall = max(counts);
+    const join = counts.indexOf(overall);
+    const others = counts.filter((_, i) => i !== join);
+    const quarter = Math.floor(others.length / 4);
+    const second = max(others.slice(quarter, 2 * quarter));
+    const last = max(others.slice(3 * quarter));
     const total = counts.reduce((a, b) => a + b, 0);
     console.log(
-      `  ${counts.length} pushes: nodes added+removed per push max ${overall} (2nd quarter ${second}, last ${last}), ` +
-        `${(total / counts.length).toFixed(2)} on average, ${total} in all`,
+      `  ${counts.length} pushes: nodes added+removed per push max ${overall} (joining the code block's pieces), ` +
+        `otherwise 2nd quarter ${second}, last ${last}; ${(total / counts.length).toFixed(2)} on average, ${total} in all`,
     );
     assert.ok(last <= Math.max(2 * second, 16), `last quarter's max ${last} against the second's ${second}`);
-    assert.ok(overall <= 200, `the most nodes one push touched: ${overall}`);
+    assert.ok(overall <= (100_000 * 1.25) / 2048 + 4, `the most nodes one push touched: ${overall}`);
     // Across the code block each push replaces the line being typed: a few nodes.
     assert.ok(total / counts.length < 6, `average nodes per push ${total / counts.length}`);
 
@@ -181,6 +188,10 @@ describe("citemark/dom", () => {
     for (const at of got.insideCode) {
       assert.ok(at.lastIsPre, `the <pre> is the root's last child while ${JSON.stringify(at.line)} is typed`);
       assert.ok(at.codeEndsWithLine, `the code ends with the line being typed: ${JSON.stringify(at.line)}`);
+      // So that a frame lays out the last piece, not the whole block.
+      const longest = Math.max(...at.pieces);
+      assert.ok(longest <= 2048 + 120, `the longest piece holds ${longest} characters`);
+      assert.ok(at.pieces.length >= at.typedInCode / (2048 + 120) - 1, `${at.pieces.length} pieces after ${at.typedInCode} characters of code`);
     }
     assert.deepEqual(errors, []);
   });
@@ -263,6 +274,13 @@ describe("citemark/dom", () => {
     const got = await page.evaluate((patches) => {
       const root = document.getElementById("other");
       const view = test.mountPatches(root);
+      // An open code block's lines sit in display: block pieces (pkg/src/dom.js): the same
+      // nodes, compared without the pieces.
+      const joined = (element) => {
+        const copy = element.cloneNode(true);
+        copy.querySelectorAll("pre > code > span").forEach((piece) => piece.replaceWith(...piece.childNodes));
+        return copy.innerHTML;
+      };
       let html = "";
       let mark = { html: 0, citations: 0 };
       let citations = [];
@@ -276,7 +294,7 @@ describe("citemark/dom", () => {
         citations = citations.concat(patch.citations);
         view.apply(patch);
         return {
-          dom: root.innerHTML,
+          dom: joined(root),
           string: test.normalize(html + patch.tail + endTags),
           citations: view.citations().map((c) => c.ordinal),
           expectedCitations: citations.map((c) => c.ordinal),

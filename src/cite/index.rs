@@ -207,8 +207,8 @@ pub(crate) struct Footnotes {
     /// Every number given, in the builder that absorbs a message's parts.
     absorbed: HashMap<String, usize>,
     /// The numbers given since (by this part, or by the parts it was
-    /// written after): few.
-    recent: Vec<(String, usize)>,
+    /// written after): few, but for a whole message's.
+    recent: HashMap<String, usize>,
     /// A part's footnote references (as parsed) and definitions (as
     /// written), by label.
     pub(crate) references: Vec<String>,
@@ -223,7 +223,9 @@ pub(crate) struct Footnotes {
 #[derive(Debug, Default)]
 pub(crate) struct FootnoteNumbering<'f> {
     absorbed: Option<&'f HashMap<String, usize>>,
-    recent: Vec<(String, usize)>,
+    recent: HashMap<String, usize>,
+    /// The highest number given so far.
+    last: usize,
     /// The labels of the definitions written.
     definitions: Vec<String>,
 }
@@ -234,13 +236,12 @@ impl<'f> FootnoteNumbering<'f> {
         if let Some(&n) = self.absorbed.and_then(|numbers| numbers.get(label)) {
             return n;
         }
-        if let Some((_, n)) = self.recent.iter().find(|(l, _)| l == label) {
-            return *n;
+        if let Some(&n) = self.recent.get(label) {
+            return n;
         }
-        let last = self.recent.last().map_or(0, |&(_, n)| n);
-        let n = last.max(self.absorbed.map_or(0, HashMap::len)) + 1;
-        self.recent.push((label.to_owned(), n));
-        n
+        self.last += 1;
+        self.recent.insert(label.to_owned(), self.last);
+        self.last
     }
 
     /// The number of a reference to `label`.
@@ -322,9 +323,14 @@ impl IndexBuilder {
         &mut self,
         base: &'f IndexBuilder,
     ) -> FootnoteNumbering<'f> {
+        let recent = std::mem::take(&mut self.footnotes.recent);
+        // (Numbers run from 1 in what was absorbed, then on in the recent
+        // ones, which may repeat some of those.)
+        let last = recent.values().copied().max().unwrap_or(0);
         FootnoteNumbering {
             absorbed: Some(&base.footnotes.absorbed),
-            recent: std::mem::take(&mut self.footnotes.recent),
+            last: last.max(base.footnotes.absorbed.len()),
+            recent,
             ..FootnoteNumbering::default()
         }
     }

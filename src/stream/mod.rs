@@ -1942,6 +1942,20 @@ mod tests {
     }
 
     #[test]
+    fn item_like_lines_in_an_html_block_are_no_list_items() {
+        // (Found by the streaming property tests at 5,000 cases; raw HTML
+        // stripped, so that the block's lines show as its text.)
+        let message = "text [1]\n- item [2]\n<details>\n- item [2]\n- item [2]";
+        let options = Options {
+            raw_html: crate::RawHtml::Strip,
+            ..Options::default()
+        };
+        for chunk in [1, 3] {
+            assert_cached_tail_is_whole(message, chunk, &options);
+        }
+    }
+
+    #[test]
     fn a_crlf_split_across_chunks_stays_one_line_ending() {
         // (Were the CR read as a line feed before its LF came, `a` and `b`
         // would be two paragraphs.)

@@ -92,17 +92,18 @@ impl StandIns {
         let mut unplain = false;
         match reading {
             Reading::Provisional => {
-                let mut named: Vec<&str> = Vec::new();
+                let mut named = Vec::new();
                 for at in memchr::memmem::find_iter(text.as_bytes(), b"[^") {
                     match label_at(&text[at + 2..]) {
-                        Label::Plain(label) if !named.contains(&label) => {
-                            named.push(label);
-                            write(label);
-                        }
-                        Label::Plain(_) | Label::None => {}
+                        Label::Plain(label) => named.push(label),
+                        Label::None => {}
                         Label::Unplain => unplain = true,
                     }
                 }
+                // (Once each; their order does not matter.)
+                named.sort_unstable();
+                named.dedup();
+                named.into_iter().for_each(&mut write);
             }
             Reading::Final(defined) => defined
                 .iter()
@@ -198,7 +199,7 @@ fn label_at(rest: &str) -> Label<'_> {
 #[derive(Debug, Clone, Default)]
 pub(super) struct Awaited {
     /// Labels referenced, and not defined by what was committed.
-    undefined: Vec<String>,
+    undefined: Defined,
     /// A part was rendered with stand-ins that could not be checked.
     unverified: bool,
 }
@@ -214,32 +215,29 @@ impl Awaited {
     pub(super) fn note(&mut self, part: &mut Footnotes, defined: &mut Defined) {
         self.unverified |= part.unverified;
         for label in part.definitions.drain(..) {
-            defined.insert(UniCase::new(label));
+            let label = UniCase::new(label);
+            self.undefined.remove(&label);
+            defined.insert(label);
         }
         for label in part.references.drain(..) {
-            if !defined.contains(&UniCase::new(label.clone())) {
-                self.undefined.push(label);
+            let label = UniCase::new(label);
+            if !defined.contains(&label) {
+                self.undefined.insert(label);
             }
-        }
-        if !defined.is_empty() {
-            self.undefined
-                .retain(|label| !defined.contains(&UniCase::new(label.clone())));
         }
     }
 
     /// Whether, with `part` committed too, something would still wait.
     pub(super) fn with(&self, part: &Footnotes, defined: &Defined) -> bool {
-        let is_defined = |label: &String| {
-            defined.contains(&UniCase::new(label.clone()))
-                || part
-                    .definitions
-                    .iter()
-                    .any(|d| UniCase::new(d.as_str()) == UniCase::new(label.as_str()))
-        };
+        let own: Defined = part.definitions.iter().cloned().map(UniCase::new).collect();
+        let is_defined = |label: &UniCase<String>| defined.contains(label) || own.contains(label);
         self.unverified
             || part.unverified
             || !self.undefined.iter().all(is_defined)
-            || !part.references.iter().all(is_defined)
+            || !part
+                .references
+                .iter()
+                .all(|label| is_defined(&UniCase::new(label.clone())))
     }
 
     /// Whether `part`, committed, would wait on a footnote definition.

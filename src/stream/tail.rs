@@ -701,7 +701,8 @@ impl Tail {
         render: &Render<'_>,
     ) -> Option<(&ListHead, ItemMark)> {
         let after = after_list_item(open).filter(|after| after.line_start == line_start)?;
-        if reaches_across_lines(open) {
+        // (An HTML block takes in the lines after it, item-like or not.)
+        if reaches_across_lines(open) || has_html_line(open) {
             return None;
         }
         let (item_start, before_start, mark) = (after.line_start, after.item_start, after.mark);

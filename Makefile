@@ -208,7 +208,7 @@ fuzz-tools: toolchain
 	@test -x $(CARGO_FUZZ) || $(CARGO) install cargo-fuzz --version "=$(CARGO_FUZZ_VERSION)" --locked --root .tools/cargo-fuzz-$(CARGO_FUZZ_VERSION)
 
 ## Seeds fuzz/corpus/ (fuzz/seed.mjs), then fuzzes each target for FUZZ_SECONDS at nice 19, so
-## only idle CPU is used. No sanitizer: the crate forbids unsafe code, and throughput matters.
+## only idle CPU is used (FUZZ_SECONDS is wall time: the CPU each target got is printed at its end). No sanitizer: the crate forbids unsafe code, and throughput matters.
 ## --release: fuzz/Cargo.toml's profile turns debug assertions and overflow checks on (but in
 ## idna_adapter). libFuzzer's fork mode goes on after a failing input, which it saves in
 ## fuzz/artifacts/<target>/; the run fails at the end if any target saved one.
@@ -219,7 +219,8 @@ fuzz: fuzz-tools
 	  max_len=$(FUZZ_MAX_LEN); [ $$target != stream ] || max_len=$(FUZZ_MAX_LEN_stream); \
 	  echo "=== fuzz $$target: $(FUZZ_SECONDS) s"; \
 	  mkdir -p fuzz/artifacts/$$target; \
-	  RUSTUP_TOOLCHAIN=$(FUZZ_TOOLCHAIN) nice -n 19 $(CARGO_FUZZ) fuzz run --fuzz-dir fuzz \
+	  RUSTUP_TOOLCHAIN=$(FUZZ_TOOLCHAIN) /usr/bin/time -f "=== fuzz $$target: %U s user + %S s system CPU (its build included) in %e s" \
+	    nice -n 19 $(CARGO_FUZZ) fuzz run --fuzz-dir fuzz \
 	    --sanitizer none --release $$target fuzz/corpus/$$target -- \
 	    -max_total_time=$(FUZZ_SECONDS) -max_len=$${max_len} -timeout=60 -rss_limit_mb=2048 \
 	    -dict=fuzz/$$dict -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \

@@ -485,11 +485,9 @@ fn hide_unfinished_end(block: &mut String, holds: Holds, scratch: &mut Scratch) 
     }
 }
 
-/// Whether a code span is opened and not closed yet.
-fn has_open_code_span(text: &str) -> bool {
-    if memchr::memchr(b'`', text.as_bytes()).is_none() {
-        return false;
-    }
+/// Where a code span opened and not closed yet starts.
+fn open_code_span(text: &str) -> Option<usize> {
+    memchr::memchr(b'`', text.as_bytes())?;
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
@@ -499,13 +497,13 @@ fn has_open_code_span(text: &str) -> bool {
                 let n = bytes[i..].iter().take_while(|&&b| b == b'`').count();
                 match text[i + n..].find(&text[i..i + n]) {
                     Some(close) => i += n + close + n,
-                    None => return true,
+                    None => return Some(i),
                 }
             }
             _ => i += 1,
         }
     }
-    false
+    None
 }
 
 /// Whether the tag starting just before `rest` has its `>` (one outside
@@ -583,9 +581,19 @@ fn unmatched_bracket(text: &str, open: &mut Vec<usize>) -> Option<usize> {
 /// show `label`; `[1` and `[1,` are held. Whether anything changed.
 /// (Trailing spaces go in any case. `open`: room for the brackets.)
 fn hide_unfinished_bracket(block: &mut String, holds: Holds, open: &mut Vec<usize>) -> bool {
-    if holds.backtick && (has_open_code_span(block) || block.ends_with('`')) {
-        // Brackets in code are shown as typed.
-        return false;
+    if holds.backtick {
+        // Brackets in code are shown as typed; but a link's label may hold
+        // code (`` [`serde_json::Value` ``): what opened before it is no
+        // code.
+        let code = open_code_span(block).or_else(|| {
+            block
+                .len()
+                .checked_sub(1)
+                .filter(|&last| block.as_bytes()[last] == b'`')
+        });
+        if code.is_some_and(|at| unmatched_bracket(&block[..at], open).is_none()) {
+            return false;
+        }
     }
     trim_trailing_blanks(block);
     if !holds.square_bracket {
@@ -1098,6 +1106,8 @@ mod tests {
         shows("see [Q2 deck][de", "see Q2 deck");
         shows("see [Q2 deck][deck]", "see Q2 deck");
         shows("# Serde [![Build Status]", "# Serde");
+        shows("is [`serde_json::Val", "is `serde_json::Val`");
+        shows("x `a[0` and [1", "x `a[0` and");
         shows("# Serde [![Build Status]](https://ci.exa", "# Serde");
         shows("a\n\n[- [ ] b", "a\n\n");
         shows("- [1. step", "-");

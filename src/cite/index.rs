@@ -391,6 +391,16 @@ impl IndexBuilder {
         &self.occurrences[first..]
     }
 
+    /// Takes in a part written after this one, which is itself a part
+    /// (the state after a streamed tail's settled text): the part's
+    /// footnote numbers stay recent, so that a part made from this one
+    /// numbers on from them.
+    pub(crate) fn absorb_following(&mut self, part: IndexBuilder) {
+        let recent = part.footnotes.recent.clone();
+        self.absorb(part);
+        self.footnotes.recent = recent;
+    }
+
     /// The ordinal the next occurrence will get.
     pub(crate) fn next_ordinal(&self) -> u32 {
         u32::try_from(self.earlier + self.occurrences.len() + 1).unwrap_or(u32::MAX)

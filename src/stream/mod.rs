@@ -1768,6 +1768,24 @@ mod tests {
     }
 
     #[test]
+    fn cached_tail_settles_words_around_footnotes_as_whole() {
+        // (References read provisionally, and definitions at the margin,
+        // one after another, lazily continued, with spans and markers in
+        // them: the tail settles their words, and must show what the
+        // whole rendering does.)
+        assert_cached_tails_are_whole(
+            &[
+                "The rate fell[^1]. It rose **again** [2] later[^n].\n\n[^1]: A note with `code` and **bold** words.\n[^n]: Another *one* [1].\n",
+                "a[^1] b\n\n[^1]: first line\nlazy continuation **b** here\n[^2]: second\n\n    indented more\n\nafter [^2] and [^1].\n",
+                "[^x]: defined first, then used[^x] in it.\n[^y]: a [link](https://e.com/a) and [^x] again\n\n- item [^x] in a list\n- [^y]: not at the margin\n",
+                "text [^1]\n[^1]:\n[^2]: x\n[^1]: twice [^2] here\n> [^3]: in a quote [^3]\n",
+                "[^a b]: spaced label\n[^a\\]]: escaped [^a b] more words\n[g]: https://e.com\n[^1]: after a link definition [g] words\n",
+            ],
+            &[1, 2, 3, 4, 7],
+        );
+    }
+
+    #[test]
     fn a_tail_written_into_the_last_ones_buffer_is_the_same_tail() {
         for sample in super::common::samples() {
             let mut new_tails = Stream::new(sample.options.clone());

@@ -173,6 +173,33 @@ fn reaches_across_lines(open: &str) -> bool {
     reaches_back(open) || has_fence_run(open)
 }
 
+/// [`reaches_across_lines`] for settling the words of a line, where
+/// footnotes do not: the tail reads a reference provisionally, as the
+/// footnote it will be, numbered on from the citation state it renders
+/// after, in a piece as in the whole; and a footnote definition at the
+/// margin is a block whose text renders as a paragraph's. Link reference
+/// definitions and fences still do.
+fn reaches_across_lines_into(open: &str) -> bool {
+    has_link_definition_mark(open) || has_fence_run(open)
+}
+
+/// Whether `text` holds a `]:` that may end a link reference definition's
+/// label: any but the end of a footnote label opening a line (`[^1]: …`,
+/// the label plain).
+fn has_link_definition_mark(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b']', bytes).any(|at| {
+        if bytes.get(at + 1) != Some(&b':') {
+            return false;
+        }
+        let line_start = text[..at].find_last(b'\n').map_or(0, |i| i + 1);
+        let footnote_label = text[line_start..at].strip_prefix("[^").is_some_and(|name| {
+            !name.is_empty() && !name.contains(['[', ']', ' ', '\\', '\t', '\r'])
+        });
+        !footnote_label
+    })
+}
+
 /// A list rendered alone, its opening tag left off (what follows a
 /// [`ListHead`]'s items).
 fn after_list_opening(html: &str, mark: ItemMark) -> Option<&str> {
@@ -631,7 +658,7 @@ impl Tail {
             .1
             .strip_suffix(TABLE_CLOSERS)?;
         rows.head.push_str(row_html);
-        rows.index.absorb(index);
+        rows.index.absorb_following(index);
         rows.line_start = line_start;
         Some(tail_in(&mut self.spare, &[&rows.head, TABLE_CLOSERS]))
     }
@@ -724,7 +751,7 @@ impl Tail {
                 let (_, closing) = mark.list_tags();
                 list.head
                     .push_str(after_list_opening(&html, mark)?.strip_suffix(closing)?);
-                list.index.absorb(index);
+                list.index.absorb_following(index);
                 list.item_start = item_start;
                 list
             }
@@ -776,7 +803,7 @@ impl Tail {
         let block = &open[last_block_start(open)..];
         if has_any_byte(line, b"\t\r")
             || block.contains('|')
-            || reaches_across_lines(open)
+            || reaches_across_lines_into(open)
             || !tags_are_cites(block)
             || has_html_line(&open[after_blank_line(open)..])
             || may_open_html_across_blank_lines(open)
@@ -1197,7 +1224,7 @@ impl SettledLine {
         self.last_piece = None;
         self.held = None;
         if let Some(index) = index {
-            self.index.absorb(index);
+            self.index.absorb_following(index);
         }
         self.rendered_to = self.rendered_to.max(self.at);
         self.typing = Typing::NotRendered;

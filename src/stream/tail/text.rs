@@ -374,7 +374,8 @@ pub(super) fn split_closers(html: &str) -> Option<(&str, &str, bool)> {
             || (tag.len() == 5
                 && tag.starts_with("</h")
                 && matches!(tag.as_bytes()[3], b'1'..=b'6'));
-        if !inline_container && !matches!(tag, "</ul>" | "</ol>" | "</blockquote>") {
+        // (`</div>`: a footnote definition's; raw HTML is not settled.)
+        if !inline_container && !matches!(tag, "</ul>" | "</ol>" | "</blockquote>" | "</div>") {
             break;
         }
         innermost = Some(inline_container.then_some(tag.starts_with("</h")));

@@ -329,6 +329,40 @@ impl Container {
         after_blank && !matches!(first, b' ' | b'\t') && !goes_on
     }
 
+    /// Whether the line being typed at the end of `open` (after its
+    /// complete lines, up to `complete`) is already the list's next item:
+    /// the marker of the item `open` starts with, at its indentation, one
+    /// to four spaces, then a letter or digit (no thematic break, no empty
+    /// item, no indented code). A line starting with a list marker goes on
+    /// with no item before it (it is no lazy line), so those items are
+    /// final: committed then, the open text holds the item being typed
+    /// alone, not the one before it too.
+    pub(super) fn typing_starts_item(&self, open: &str, complete: usize) -> bool {
+        if !matches!(self.kind, Kind::List { .. }) || complete == 0 {
+            return false;
+        }
+        let typed = &open[complete..];
+        let first = &open[..open.find('\n').unwrap_or(open.len())];
+        let indent = |line: &str| line.bytes().take_while(|&b| b == b' ').count();
+        let (at, first_at) = (indent(typed), indent(first));
+        if at != first_at || at > 3 {
+            return false;
+        }
+        let (Some((mark, rest)), Some((first_mark, _))) = (
+            preview::item_marker(&typed[at..]),
+            preview::item_marker(&first[at..]),
+        ) else {
+            return false;
+        };
+        let content = rest.trim_start_matches(' ');
+        mark == first_mark
+            && (1..=4).contains(&(rest.len() - content.len()))
+            && content
+                .as_bytes()
+                .first()
+                .is_some_and(u8::is_ascii_alphanumeric)
+    }
+
     /// The HTML of `open`, the container's unfinished end, inside its
     /// element, through the preview, which hides syntax still being typed.
     pub(super) fn tail(&self, context: &RenderContext<'_>, open: &str) -> String {

@@ -314,6 +314,17 @@ impl Frontier {
             Frontier::Container(container) => container.typing_ends_block(open, complete),
         }
     }
+
+    /// Whether the line being typed at the end of `open` (whose complete
+    /// lines end at `complete`) already starts the element's next child:
+    /// then every child before it is final (a list's next item, see
+    /// [`Container::typing_starts_item`]).
+    pub(super) fn typing_starts_child(&self, open: &str, complete: usize) -> bool {
+        match self {
+            Frontier::Leaf(_) => false,
+            Frontier::Container(container) => container.typing_starts_item(open, complete),
+        }
+    }
 }
 
 /// Whether `open` (whose complete lines end at `complete`) starts with

@@ -445,8 +445,24 @@ impl Stream {
                 .as_ref()
                 .is_some_and(|open| open.typing_ends_block(&self.open, self.line_start))
         };
+        // (A list's next item being typed makes the items before it
+        // final: the open text then holds the item being typed alone.)
+        let starts_child = || {
+            newline.is_none()
+                && line_was < DECIDED_BY
+                && self
+                    .frontier
+                    .as_ref()
+                    .is_some_and(|open| open.typing_starts_child(&self.open, self.line_start))
+        };
         if newline.is_some() || early() || ends_open_element() || self.deferred {
             self.commit(&mut patch);
+        } else if starts_child() {
+            let end = self.open.len();
+            self.commit_inside(&mut patch, end, false);
+            if self.frontier.is_none() {
+                self.commit(&mut patch);
+            }
         }
         patch
     }

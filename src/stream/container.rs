@@ -51,7 +51,11 @@ enum Kind {
 /// line is complete: the item's marker with its indentation (`- `,
 /// `  1. `), none for a quote.
 fn start_at(open: &str, complete: usize) -> Option<Option<String>> {
-    let first = &open[..open[..complete].find('\n')?];
+    start_of(&open[..open[..complete].find('\n')?])
+}
+
+/// [`start_at`] of the line `first`, ended or not.
+fn start_of(first: &str) -> Option<Option<String>> {
     let indent = first.bytes().take_while(|&b| b == b' ').count();
     if indent > 3 {
         return None;
@@ -142,11 +146,10 @@ impl Container {
                 blank_before,
                 ..
             } => {
-                let marker = open
-                    .find('\n')
-                    .and_then(|end| start_at(open, end + 1))
-                    .flatten()
-                    .unwrap_or_else(|| "- ".to_owned());
+                // (The open text may be one line being typed: the items
+                // before it were committed as it began.)
+                let first = open.split('\n').next().unwrap_or_default();
+                let marker = start_of(first).flatten().unwrap_or_else(|| "- ".to_owned());
                 let blank = if *loose || *blank_before { "\n" } else { "" };
                 format!("{marker}x\n{blank}")
             }
@@ -170,6 +173,11 @@ impl Container {
             if let Some((end, part)) = self.end_in(context, &opener, open, &shape) {
                 return self.take(&opener, &open[..end], part, true);
             }
+        }
+        // (One line that is an item of the list, the open text's first:
+        // its only child, and the list goes on. Nothing to parse.)
+        if !at_end && self.is_one_item_line(&open[..complete]) {
+            return Committed::default();
         }
         let decided = if at_end { open.len() } else { complete };
         let text = &open[..decided];
@@ -329,6 +337,18 @@ impl Container {
         after_blank && !matches!(first, b' ' | b'\t') && !goes_on
     }
 
+    /// Whether `text` is one line, ended, that is a list item as
+    /// [`Container::typing_starts_item`] reads one: a marker, one to four
+    /// spaces, then a letter or digit.
+    fn is_one_item_line(&self, text: &str) -> bool {
+        let Some(line) = text.strip_suffix('\n') else {
+            return false;
+        };
+        matches!(self.kind, Kind::List { .. })
+            && !super::has_any_byte(line, b"\n\r\t")
+            && item_line(line)
+    }
+
     /// Whether the line being typed at the end of `open` (after its
     /// complete lines, up to `complete`) is already the list's next item:
     /// the marker of the item `open` starts with, at its indentation, one
@@ -348,19 +368,13 @@ impl Container {
         if at != first_at || at > 3 {
             return false;
         }
-        let (Some((mark, rest)), Some((first_mark, _))) = (
+        let (Some((mark, _)), Some((first_mark, _))) = (
             preview::item_marker(&typed[at..]),
             preview::item_marker(&first[at..]),
         ) else {
             return false;
         };
-        let content = rest.trim_start_matches(' ');
-        mark == first_mark
-            && (1..=4).contains(&(rest.len() - content.len()))
-            && content
-                .as_bytes()
-                .first()
-                .is_some_and(u8::is_ascii_alphanumeric)
+        mark == first_mark && item_line(typed)
     }
 
     /// The HTML of `open`, the container's unfinished end, inside its
@@ -391,6 +405,25 @@ impl Container {
             .unwrap_or_default();
         (html, rendered.index)
     }
+}
+
+/// Whether `line` starts as a list item surely does, whatever follows:
+/// up to three spaces, a marker, one to four spaces, then a letter or
+/// digit (no thematic break, no empty item, no indented code in it).
+fn item_line(line: &str) -> bool {
+    let indent = line.bytes().take_while(|&b| b == b' ').count();
+    if indent > 3 {
+        return false;
+    }
+    let Some((_, rest)) = preview::item_marker(&line[indent..]) else {
+        return false;
+    };
+    let content = rest.trim_start_matches(' ');
+    (1..=4).contains(&(rest.len() - content.len()))
+        && content
+            .as_bytes()
+            .first()
+            .is_some_and(u8::is_ascii_alphanumeric)
 }
 
 /// A render of a container's children after its opener.

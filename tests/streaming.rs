@@ -686,10 +686,8 @@ fn footnotes_show_as_footnotes_before_their_definitions_come() {
     for size in [1, 4, 16] {
         let (views, rewinds) = applied_views(message, size);
         assert_eq!(views.last(), Some(&whole), "{size}-byte chunks");
-        assert_eq!(
-            rewinds, 0,
-            "{size}-byte chunks: committed footnotes were final"
-        );
+        // (Provisional: the end renders them again, once.)
+        assert_eq!(rewinds, 1, "{size}-byte chunks");
         // The first paragraph was committed, as the footnote it is, long
         // before its definition came.
         let before_definitions = views
@@ -800,5 +798,16 @@ fn long_code_blocks_and_tables_are_handed_over_once() {
             large < small * 1.25,
             "{open:?}: {small:.1} at 16 KiB, {large:.1} at 256 KiB"
         );
+    }
+}
+
+#[test]
+fn a_definition_like_line_after_a_link_definition_streams_as_rendered() {
+    // (With a stand-in for `[^1]` parsed first, pulldown-cmark read the
+    // indented line as a footnote definition; the whole message does not.)
+    let md = "[a]: /a\n    [^1]: note\n[1]\n```\n<!-- c -->Ht\\[\u{2028}---<!-- c -->> ";
+    let options = Options::default();
+    for size in [1, 2, 3, 5, md.len()] {
+        streams_to_its_one_shot_render(md, &chunked(md.len(), size), &options).unwrap();
     }
 }

@@ -219,6 +219,13 @@ pub(crate) struct Footnotes {
     pub(crate) unverified: bool,
 }
 
+impl Footnotes {
+    /// Whether a part referenced or defined a footnote, or may have.
+    pub(crate) fn any(&self) -> bool {
+        self.unverified || !self.references.is_empty() || !self.definitions.is_empty()
+    }
+}
+
 /// How a writer numbers footnotes: on from those already numbered.
 #[derive(Debug, Default)]
 pub(crate) struct FootnoteNumbering<'f> {

@@ -269,8 +269,6 @@ pub struct Stream {
     /// Everything recorded about the committed part's citations (and its
     /// footnotes' numbers).
     index: IndexBuilder,
-    /// The footnote labels the committed part defines.
-    footnotes_defined: provisional::Defined,
     /// A cut in `open` that was tried and refused (the blocks before it go
     /// on); the next try waits for a later cut.
     refused_cut: Option<usize>,
@@ -346,10 +344,9 @@ struct SinceMark {
     /// as the link it will be: the end renders it again if its definition
     /// never came.
     awaited_links: bool,
-    /// Footnote references committed since the mark, rendered as the
-    /// footnotes they will be once defined, whose definitions have not
-    /// come (see the `footnotes` module).
-    footnotes: provisional::Awaited,
+    /// Footnotes were committed since the mark, read provisionally (see
+    /// the `provisional` module): the end renders them again.
+    footnotes: bool,
     /// A definition came after something awaiting one: rewind before the
     /// next block that is not a definition (so that definitions written
     /// one after the other cost one rewind).
@@ -373,7 +370,6 @@ impl Stream {
             committed: 0,
             definitions: String::new(),
             index: IndexBuilder::new(),
-            footnotes_defined: provisional::Defined::default(),
             refused_cut: None,
             no_cut_before: 0,
             tail: tail::Tail::default(),
@@ -615,23 +611,14 @@ impl Stream {
         }
         let defined_late = self.since_mark.awaiting && self.open.contains("]:");
         // What was committed since the mark is rendered again, with the
-        // open text, when a definition came for it, or when it took a
-        // footnote or link for what it would be once defined, and the
-        // definition never came.
-        let mut written = None;
-        let again = self.since_mark.rewind || defined_late || self.since_mark.awaited_links;
-        if !again {
-            let last = self.render_last(&self.open, self.final_context());
-            let defined = &self.footnotes_defined;
-            if !self
-                .since_mark
-                .footnotes
-                .with(last.index.footnotes(), defined)
-            {
-                written = Some(last);
-            }
-        }
-        if written.is_none() {
+        // open text, when a definition came for it, when it took a link for
+        // what it would be once defined and the definition never came, or
+        // when it holds footnotes, which read provisionally until now.
+        let again = self.since_mark.rewind
+            || defined_late
+            || self.since_mark.awaited_links
+            || self.since_mark.footnotes;
+        if again {
             let since = self.withdraw(&mut patch);
             self.open.insert_str(0, &since);
         }
@@ -640,7 +627,7 @@ impl Stream {
         self.no_cut_before = 0;
         self.no_fence_before = 0;
         self.tail.reset();
-        let written = written.unwrap_or_else(|| self.render_last(&open, self.final_context()));
+        let written = self.render_last(&open, self.final_context());
         self.push_html_closing(&written, &mut patch);
         self.raw_element = None;
         self.absorb(written.index, &mut patch);
@@ -911,6 +898,7 @@ impl Stream {
             let taken = &self.open[..committed.taken];
             self.since_mark.rewind |= taken.contains("]:") && self.since_mark.awaiting;
             self.since_mark.awaiting |= committed.awaits;
+            self.since_mark.footnotes |= taken.contains("[^");
         }
         patch.push_html(&committed.html);
         if let Some(index) = committed.index {
@@ -1046,8 +1034,9 @@ impl Stream {
             return false;
         };
         let awaits = written.ambiguous_reference.is_some_and(|at| at < cut);
-        let footnotes_wait =
-            provisional::Awaited::waits(written.index.footnotes(), &self.footnotes_defined);
+        // (Any `[^`: a committed definition holding one, as a link
+        // definition's next line, is read again before later parts.)
+        let footnotes_wait = written.index.footnotes().any() || self.open[..cut].contains("[^");
         self.move_mark(patch);
         if (awaits || footnotes_wait) && !self.since_mark.recording {
             // (What a rewind would render again is not all kept: the next
@@ -1057,6 +1046,7 @@ impl Stream {
         }
         self.since_mark.rewind |= defines && self.since_mark.awaiting;
         self.since_mark.awaiting |= awaits;
+        self.since_mark.footnotes |= footnotes_wait;
         self.push_written(written, patch);
         self.drop_committed(cut);
         true
@@ -1209,6 +1199,7 @@ impl Stream {
         };
         let written = written.unwrap_or_else(|| context.render_open(&text, None, cut));
         self.since_mark.awaiting = written.ambiguous_reference.is_some();
+        self.since_mark.footnotes = text.contains("[^");
         self.push_written(written, patch);
         self.since_mark.text = text;
         self.committed += self.since_mark.text.len();
@@ -1253,10 +1244,8 @@ impl Stream {
 
     /// Takes a rendered part's citations into the stream and the patch,
     /// and its footnotes.
-    fn absorb(&mut self, mut part: IndexBuilder, patch: &mut Patch) {
-        self.since_mark
-            .footnotes
-            .note(part.footnotes_mut(), &mut self.footnotes_defined);
+    fn absorb(&mut self, part: IndexBuilder, patch: &mut Patch) {
+        self.since_mark.footnotes |= part.footnotes().any();
         self.since_mark.awaited_links |= part.awaited_links;
         patch.citations.extend_from_slice(self.index.absorb(part));
     }
@@ -1264,7 +1253,7 @@ impl Stream {
     /// What rendering the message's end needs: no definition is to come.
     fn final_context(&self) -> RenderContext<'_> {
         RenderContext {
-            reading: Reading::Final(&self.footnotes_defined),
+            reading: Reading::Final,
             ..self.context()
         }
     }
@@ -1272,7 +1261,7 @@ impl Stream {
     /// Whether something committed since the mark may still read
     /// otherwise: the mark stays.
     fn awaits(&self) -> bool {
-        self.since_mark.awaiting || self.since_mark.footnotes.any()
+        self.since_mark.awaiting || self.since_mark.footnotes
     }
 
     /// What rendering the open text needs from the stream.
@@ -1301,7 +1290,7 @@ struct RenderContext<'s> {
     committed: usize,
     index: &'s IndexBuilder,
     /// What is taken as defined: the message may go on, or not.
-    reading: Reading<'s>,
+    reading: Reading,
 }
 
 /// The HTML of the tail's smallest pieces, which come back at the start

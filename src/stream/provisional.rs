@@ -2,24 +2,19 @@
 //! once the definitions it names arrive, what that took for granted, and
 //! when it is known to hold.
 //!
-//! **Footnotes.** A footnote reference `[^x]` is a footnote only when the message defines
-//! `x`, anywhere, and footnotes are numbered in order of first appearance
-//! across the message. A streamed part is rendered before the rest exists,
-//! so it is rendered *provisionally*: each footnote label it names gets a
-//! stand-in definition, parsed before the part and left out of its HTML, so
-//! its references read as footnotes, numbered on from the parts before it
-//! (the numbering is kept with the citation index). The text since the
-//! mark is kept while some reference so rendered has no definition yet:
-//! when the definition comes, the part was final after all; when it never
-//! does, the end rewinds to the mark and renders that text again, with
-//! stand-ins for the definitions committed before it only (see
-//! [`Reading::Final`]).
-//!
-//! That is exact only when the stand-ins say what the parser will ask:
-//! each label is plain (no whitespace, backslash or bracket, which the
-//! parser reads in its own ways), and each stand-in parsed as a definition.
-//! A part where that fails is *unverified*, and keeps the mark until the
-//! end, which renders it again.
+//! **Footnotes.** A footnote reference `[^x]` is a footnote only when the
+//! message defines `x`, anywhere, and footnotes are numbered in order of
+//! first appearance across the message. A streamed part is rendered before
+//! the rest exists, so it is rendered *provisionally*: each footnote label
+//! it names gets a stand-in definition, parsed before the part and left out
+//! of its HTML, so its references read as footnotes, numbered on from the
+//! parts before it (the numbering is kept with the citation index). What
+//! the reader sees is then what the message will show once its footnotes
+//! are defined. The mark stays before the first part with footnotes, and
+//! the end renders everything since again, with no stand-ins: a stand-in
+//! can change more than a reference (pulldown-cmark reads a
+//! definition-like line after a link definition otherwise when its label
+//! is defined), so the provisional parts are never taken as final.
 //!
 //! **Full references.** An undefined `[text][label]` is read as a link to
 //! [`AWAITED_DESTINATION`], written as its text (see `RenderContext::parse`);
@@ -27,28 +22,21 @@
 //! definition never came.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashSet;
 use std::ops::Range;
 
 use pulldown_cmark::{Event, Tag};
-use unicase::UniCase;
 
-use crate::cite::index::{Footnotes, IndexBuilder};
+use crate::cite::index::IndexBuilder;
 use crate::parse::AWAITED_DESTINATION;
-
-/// Footnote labels defined by what was committed, compared as the parser
-/// compares them.
-pub(super) type Defined = HashSet<UniCase<String>>;
 
 /// What a rendering takes as defined.
 #[derive(Debug, Clone, Copy)]
-pub(super) enum Reading<'s> {
+pub(super) enum Reading {
     /// The message goes on: every plain footnote label the text names, and
     /// the labels of its full references.
     Provisional,
-    /// The message is over: the footnotes the committed part defined (and
-    /// what the text defines).
-    Final(&'s Defined),
+    /// The message is over: only what the text defines.
+    Final,
     /// Code, which holds no footnotes: no stand-ins.
     Code,
 }
@@ -80,7 +68,7 @@ pub(super) struct StandIns {
 
 impl StandIns {
     /// The stand-ins that `reading` asks for before `text`.
-    pub(super) fn new(text: &str, reading: Reading<'_>) -> StandIns {
+    pub(super) fn new(text: &str, reading: Reading) -> StandIns {
         let mut prefix = String::new();
         let mut written = 0;
         let mut write = |label: &str| {
@@ -105,11 +93,7 @@ impl StandIns {
                 named.dedup();
                 named.into_iter().for_each(&mut write);
             }
-            Reading::Final(defined) => defined
-                .iter()
-                .filter(|label| !label.contains(['\n', '\r']))
-                .for_each(|label| write(label)),
-            Reading::Code => {}
+            Reading::Final | Reading::Code => {}
         }
         if written > 0 {
             prefix.push_str("***\n");
@@ -192,57 +176,6 @@ fn label_at(rest: &str) -> Label<'_> {
         Label::Plain(label)
     } else {
         Label::Unplain
-    }
-}
-
-/// What committed since the mark waits on a footnote definition.
-#[derive(Debug, Clone, Default)]
-pub(super) struct Awaited {
-    /// Labels referenced, and not defined by what was committed.
-    undefined: Defined,
-    /// A part was rendered with stand-ins that could not be checked.
-    unverified: bool,
-}
-
-impl Awaited {
-    /// Whether what was committed since the mark may still read otherwise.
-    pub(super) fn any(&self) -> bool {
-        self.unverified || !self.undefined.is_empty()
-    }
-
-    /// Takes in a committed part's footnotes; its definitions join
-    /// `defined`.
-    pub(super) fn note(&mut self, part: &mut Footnotes, defined: &mut Defined) {
-        self.unverified |= part.unverified;
-        for label in part.definitions.drain(..) {
-            let label = UniCase::new(label);
-            self.undefined.remove(&label);
-            defined.insert(label);
-        }
-        for label in part.references.drain(..) {
-            let label = UniCase::new(label);
-            if !defined.contains(&label) {
-                self.undefined.insert(label);
-            }
-        }
-    }
-
-    /// Whether, with `part` committed too, something would still wait.
-    pub(super) fn with(&self, part: &Footnotes, defined: &Defined) -> bool {
-        let own: Defined = part.definitions.iter().cloned().map(UniCase::new).collect();
-        let is_defined = |label: &UniCase<String>| defined.contains(label) || own.contains(label);
-        self.unverified
-            || part.unverified
-            || !self.undefined.iter().all(is_defined)
-            || !part
-                .references
-                .iter()
-                .all(|label| is_defined(&UniCase::new(label.clone())))
-    }
-
-    /// Whether `part`, committed, would wait on a footnote definition.
-    pub(super) fn waits(part: &Footnotes, defined: &Defined) -> bool {
-        Awaited::default().with(part, defined)
     }
 }
 

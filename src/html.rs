@@ -351,7 +351,7 @@ impl<'o, 'a, 'f> HtmlWriter<'o, 'a, 'f> {
                 self.ensure_newline_before("<hr />\n");
             }
             Event::FootnoteReference(name) => {
-                let number = self.footnotes.reference(&name);
+                let number = self.footnotes.number(&name);
                 self.write(r##"<sup class="footnote-reference"><a href="#"##);
                 self.write_escaped(&self.options.id_prefix, false);
                 self.write_escaped(&name, false);
@@ -494,7 +494,7 @@ impl<'o, 'a, 'f> HtmlWriter<'o, 'a, 'f> {
                 self.ensure_newline_before("<div class=\"footnote-definition\" id=\"");
                 self.write_escaped(&self.options.id_prefix, false);
                 self.write_escaped(&name, false);
-                let number = self.footnotes.definition(&name);
+                let number = self.footnotes.number(&name);
                 self.write("\"><sup class=\"footnote-definition-label\">");
                 self.write(&number.to_string());
                 self.write("</sup>");
@@ -710,7 +710,7 @@ impl<'o, 'a, 'f> HtmlWriter<'o, 'a, 'f> {
             }
             Event::SoftBreak | Event::HardBreak | Event::Rule => self.write(" "),
             Event::FootnoteReference(name) => {
-                let number = self.footnotes.reference(&name);
+                let number = self.footnotes.number(&name);
                 self.write(&format!("[{number}]"));
             }
             Event::TaskListMarker(checked) => self.write(if checked { "[x]" } else { "[ ]" }),

@@ -209,21 +209,9 @@ pub(crate) struct Footnotes {
     /// The numbers given since (by this part, or by the parts it was
     /// written after): few, but for a whole message's.
     recent: HashMap<String, usize>,
-    /// A part's footnote references (as parsed) and definitions (as
-    /// written), by label.
-    pub(crate) references: Vec<String>,
-    pub(crate) definitions: Vec<String>,
-    /// A part was written with stand-ins for footnote definitions that
-    /// cannot be told to read as the whole message reads (see
-    /// `stream::footnotes`).
-    pub(crate) unverified: bool,
-}
-
-impl Footnotes {
-    /// Whether a part referenced or defined a footnote, or may have.
-    pub(crate) fn any(&self) -> bool {
-        self.unverified || !self.references.is_empty() || !self.definitions.is_empty()
-    }
+    /// A streamed part's text names a footnote label: the part was read
+    /// provisionally (see `stream::provisional`).
+    pub(crate) named: bool,
 }
 
 /// How a writer numbers footnotes: on from those already numbered.
@@ -233,13 +221,12 @@ pub(crate) struct FootnoteNumbering<'f> {
     recent: HashMap<String, usize>,
     /// The highest number given so far.
     last: usize,
-    /// The labels of the definitions written.
-    definitions: Vec<String>,
 }
 
 impl<'f> FootnoteNumbering<'f> {
-    /// The number of the footnote `label`, given now if it has none.
-    fn number(&mut self, label: &str) -> usize {
+    /// The number of the footnote `label` (referenced or defined), given
+    /// now if it has none.
+    pub(crate) fn number(&mut self, label: &str) -> usize {
         if let Some(&n) = self.absorbed.and_then(|numbers| numbers.get(label)) {
             return n;
         }
@@ -249,17 +236,6 @@ impl<'f> FootnoteNumbering<'f> {
         self.last += 1;
         self.recent.insert(label.to_owned(), self.last);
         self.last
-    }
-
-    /// The number of a reference to `label`.
-    pub(crate) fn reference(&mut self, label: &str) -> usize {
-        self.number(label)
-    }
-
-    /// The number of the definition of `label`.
-    pub(crate) fn definition(&mut self, label: &str) -> usize {
-        self.definitions.push(label.to_owned());
-        self.number(label)
     }
 }
 
@@ -338,14 +314,12 @@ impl IndexBuilder {
             absorbed: Some(&base.footnotes.absorbed),
             last: last.max(base.footnotes.absorbed.len()),
             recent,
-            ..FootnoteNumbering::default()
         }
     }
 
-    /// Records what a part's writer numbered and defined.
+    /// Records what a part's writer numbered.
     pub(crate) fn numbered_footnotes(&mut self, numbering: FootnoteNumbering<'_>) {
         self.footnotes.recent = numbering.recent;
-        self.footnotes.definitions = numbering.definitions;
     }
 
     /// The footnotes a part recorded.
@@ -353,7 +327,7 @@ impl IndexBuilder {
         &self.footnotes
     }
 
-    /// The same, to take from.
+    /// The same, to record in.
     pub(crate) fn footnotes_mut(&mut self) -> &mut Footnotes {
         &mut self.footnotes
     }

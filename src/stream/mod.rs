@@ -898,7 +898,6 @@ impl Stream {
             let taken = &self.open[..committed.taken];
             self.since_mark.rewind |= taken.contains("]:") && self.since_mark.awaiting;
             self.since_mark.awaiting |= committed.awaits;
-            self.since_mark.footnotes |= taken.contains("[^");
         }
         patch.push_html(&committed.html);
         if let Some(index) = committed.index {
@@ -1034,9 +1033,7 @@ impl Stream {
             return false;
         };
         let awaits = written.ambiguous_reference.is_some_and(|at| at < cut);
-        // (Any `[^`: a committed definition holding one, as a link
-        // definition's next line, is read again before later parts.)
-        let footnotes_wait = written.index.footnotes().any() || self.open[..cut].contains("[^");
+        let footnotes_wait = written.index.footnotes().named;
         self.move_mark(patch);
         if (awaits || footnotes_wait) && !self.since_mark.recording {
             // (What a rewind would render again is not all kept: the next
@@ -1199,7 +1196,6 @@ impl Stream {
         };
         let written = written.unwrap_or_else(|| context.render_open(&text, None, cut));
         self.since_mark.awaiting = written.ambiguous_reference.is_some();
-        self.since_mark.footnotes = text.contains("[^");
         self.push_written(written, patch);
         self.since_mark.text = text;
         self.committed += self.since_mark.text.len();
@@ -1245,7 +1241,7 @@ impl Stream {
     /// Takes a rendered part's citations into the stream and the patch,
     /// and its footnotes.
     fn absorb(&mut self, part: IndexBuilder, patch: &mut Patch) {
-        self.since_mark.footnotes |= part.footnotes().any();
+        self.since_mark.footnotes |= part.footnotes().named;
         self.since_mark.awaited_links |= part.awaited_links;
         patch.citations.extend_from_slice(self.index.absorb(part));
     }

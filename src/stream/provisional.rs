@@ -21,7 +21,7 @@
 //! the part records that it holds one, and the end renders it again if its
 //! definition never came.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::ops::Range;
 
 use pulldown_cmark::{Event, Tag};
@@ -51,17 +51,9 @@ const LONGEST_LABEL: usize = 4000;
 /// keep their line endings.)
 pub(super) struct StandIns {
     prefix: String,
-    /// How many were written, and how many the parser took as definitions.
-    written: usize,
-    parsed: Cell<usize>,
-    /// The text names a label that is not plain.
-    unplain: bool,
-    /// Written for a provisional reading, which is checked.
-    provisional: bool,
-    /// The labels of the text's footnote references, as the parser made
-    /// them (what the writer gets may differ: a reference inside a
-    /// citation's label is written as text).
-    references: RefCell<Vec<String>>,
+    /// The text names a footnote label (plain or not): it reads
+    /// provisionally.
+    named: bool,
     /// The text has links whose definitions are still to come.
     awaited_links: Cell<bool>,
 }
@@ -100,11 +92,7 @@ impl StandIns {
         }
         StandIns {
             prefix,
-            written,
-            parsed: Cell::new(0),
-            unplain,
-            provisional: matches!(reading, Reading::Provisional),
-            references: RefCell::default(),
+            named: written > 0 || unplain,
             awaited_links: Cell::new(false),
         }
     }
@@ -114,37 +102,22 @@ impl StandIns {
         &self.prefix
     }
 
-    /// Whether the event at `range` is the text's (else a stand-in's,
-    /// which is counted when it starts a definition).
+    /// Whether the event at `range` is the text's (else a stand-in's).
     pub(super) fn keep(&self, event: &Event<'_>, range: &Range<usize>) -> bool {
-        let keep = range.start >= self.prefix.len();
-        match event {
-            Event::FootnoteReference(label) if keep => {
-                self.references.borrow_mut().push(label.to_string());
-            }
-            Event::Start(Tag::FootnoteDefinition(_)) if !keep => {
-                self.parsed.set(self.parsed.get() + 1);
-            }
-            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. })
-                if **dest_url == *AWAITED_DESTINATION =>
-            {
+        if let Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) = event {
+            if **dest_url == *AWAITED_DESTINATION {
                 self.awaited_links.set(true);
             }
-            _ => {}
         }
-        keep
+        range.start >= self.prefix.len()
     }
 
-    /// Records in a part's citation state what it took for granted
-    /// (call once its events are all read): the footnote references it
-    /// made, whether they read as they will once their labels are defined,
-    /// and whether it has links awaiting their definitions.
+    /// Records in a part's citation state what it took for granted (call
+    /// once its events are all read): whether it named a footnote, and
+    /// whether it has links awaiting their definitions.
     pub(super) fn record(&self, index: &mut IndexBuilder) {
         index.awaited_links |= self.awaited_links.get();
-        let footnotes = index.footnotes_mut();
-        footnotes.unverified |=
-            self.provisional && (self.unplain || self.parsed.get() != self.written);
-        footnotes.references = self.references.take();
+        index.footnotes_mut().named |= self.named;
     }
 }
 

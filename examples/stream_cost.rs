@@ -3,7 +3,8 @@
 //! which a shared, noisy machine does not disturb).
 //!
 //! `cargo run --release --example stream_cost -- MODE BYTES CHUNK [list|note]`:
-//! MODE is `one` (render once), `push` (the tail after every push) or
+//! MODE is `one` (render once), `push` (the tail after every push),
+//! `changes` (the tail's change after every push) or
 //! `frame` (`push_deferred`, and the tail once per 256 bytes); the answer
 //! is `examples/answer.md` repeated to BYTES, fed in CHUNK-byte pieces —
 //! the workload of `benches/stream.rs` — or, with `list`, one long list of
@@ -21,12 +22,14 @@ mod shapes;
 #[path = "../benches/support/workload.rs"]
 mod workload;
 use workload::{
-    corpus, list_corpus, stream_every_push, stream_per_frame, undefined_reference_corpus,
+    corpus, list_corpus, stream_every_push, stream_per_frame, stream_tail_changes,
+    undefined_reference_corpus,
 };
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: stream_cost one|push|frame|bytes|text BYTES CHUNK [list|note|shape:NAME]";
+    let usage =
+        "usage: stream_cost one|push|changes|frame|bytes|text BYTES CHUNK [list|note|shape:NAME]";
     let mode = args.next().expect(usage);
     let size: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
     let chunk: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
@@ -45,6 +48,7 @@ fn main() {
         "one" => drop(black_box(render(&text, &options))),
         "push" => drop(black_box(stream_every_push(&text, chunk, &options))),
         "frame" => drop(black_box(stream_per_frame(&text, chunk, &options))),
+        "changes" => drop(black_box(stream_tail_changes(&text, chunk, &options))),
         "bytes" => println!("{}", text.len()),
         "text" => print!("{text}"),
         _ => panic!("{usage}"),

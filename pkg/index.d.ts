@@ -180,6 +180,15 @@ export interface Patch {
   citations: Occurrence[];
 }
 
+/**
+ * How the tail changed (`Stream.tailChange()`): HTML to `insert` at the
+ * tail's typing point (inside the element `depth` levels into the tail,
+ * each the last element of the one before, 0 being the innermost element
+ * the appends leave open, after what it holds; in the tail's HTML, before its
+ * last `before` UTF-16 units, which are end tags), or a tail that replaces it.
+ */
+export type TailChange = { insert: string; depth: number; before: number } | { replace: string };
+
 /** A `Patch` from `push` or `finish`, which always carry `tail`. */
 export interface PatchWithTail extends Patch {
   tail: string;
@@ -200,6 +209,13 @@ export interface Stream {
   pushDeferred(chunk: string): Patch;
   /** HTML of the unfinished end, with syntax still being typed held back. */
   tail(): string;
+  /**
+   * How the tail changed since the last `tailChange()` (or since a patch that
+   * appended, rewound, marked or emptied, after which the host shows no tail):
+   * `undefined` when it is the same. Call it after `pushDeferred` instead of
+   * `tail()` to hand the host only what changed (`citemark/dom` applies it).
+   */
+  tailChange(): TailChange | undefined;
   /**
    * The end tags of the elements the appends leave open (`"</code></pre>"` while a
    * code block streams, else `""`): a string host shows appends + tail + these.
@@ -229,10 +245,12 @@ export type TrustedPatch = Readonly<Omit<Patch, "tail"> & { tail?: TrustedHTML }
 export type TrustedPatchWithTail = Readonly<Omit<Patch, "tail"> & { tail: TrustedHTML }>;
 
 /** A `Stream` created with `trustedTypes: true`: its HTML for `innerHTML` comes as `TrustedHTML`. */
-export interface TrustedStream extends Omit<Stream, "push" | "pushDeferred" | "tail" | "finish"> {
+export interface TrustedStream extends Omit<Stream, "push" | "pushDeferred" | "tail" | "tailChange" | "finish"> {
   push(chunk: string): TrustedPatchWithTail;
   pushDeferred(chunk: string): TrustedPatch;
   tail(): TrustedHTML;
+  /** `Stream.tailChange()`, its HTML a `TrustedHTML` (and the change frozen). */
+  tailChange(): Readonly<{ insert: TrustedHTML; depth: number; before: number } | { replace: TrustedHTML }> | undefined;
   finish(): TrustedPatchWithTail;
 }
 

@@ -15,7 +15,7 @@
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
-use crate::{Options, Patch, Rendered, Step, Stream};
+use crate::{Options, Patch, Rendered, Step, Stream, TailChange};
 
 /// A result in parts: HTML (`html` of a render, `append` of a patch), a
 /// patch's `steps`, `tail`, `rewind`, `mark` and `empty`, and the
@@ -163,6 +163,8 @@ pub struct WasmStream {
     inner: Stream,
     /// The last push's `append` and `citations`, when it had any.
     committed: Option<Parts>,
+    /// The last tail change's depth and `before`.
+    change: (u32, u32),
 }
 
 #[wasm_bindgen]
@@ -173,6 +175,7 @@ impl WasmStream {
         Ok(WasmStream {
             inner: Stream::new(options(options_json)?),
             committed: None,
+            change: (0, 0),
         })
     }
 
@@ -206,6 +209,42 @@ impl WasmStream {
     /// [`Stream::tail`].
     pub fn tail(&mut self) -> String {
         self.inner.tail()
+    }
+
+    /// [`Stream::tail_change`]: the HTML to insert or to replace the tail
+    /// with, or `undefined` when the tail is the same; where it goes is
+    /// then [`WasmStream::change_depth`] and [`WasmStream::change_before`].
+    #[wasm_bindgen(js_name = tailChange)]
+    pub fn tail_change(&mut self) -> Option<String> {
+        let (html, depth, before) = match self.inner.tail_change() {
+            TailChange::Insert {
+                html,
+                depth,
+                before,
+            } => (html, depth, before),
+            TailChange::Replace(html) => (html, usize::MAX, 0),
+            _ => return None,
+        };
+        // (Depths beyond a wasm32 count do not occur; `before` is end tags,
+        // ASCII, so its bytes are its UTF-16 units.)
+        self.change = (
+            u32::try_from(depth).unwrap_or(u32::MAX),
+            u32::try_from(before).unwrap_or(u32::MAX),
+        );
+        Some(html.to_owned())
+    }
+
+    /// The last [`WasmStream::tail_change`]'s depth: how many elements into
+    /// the tail it is inserted; `0xFFFFFFFF` when it replaces the tail.
+    #[wasm_bindgen(js_name = changeDepth)]
+    pub fn change_depth(&self) -> u32 {
+        self.change.0
+    }
+
+    /// The last insert's `before`: the UTF-16 units of the tail after it.
+    #[wasm_bindgen(js_name = changeBefore)]
+    pub fn change_before(&self) -> u32 {
+        self.change.1
     }
 
     /// [`Stream::open_end_tags`].

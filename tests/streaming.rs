@@ -88,6 +88,35 @@ proptest! {
         streams_to_its_one_shot_render(&md, &cuts, &options)?;
     }
 
+    /// A host that applies the tail's changes shows the tail.
+    #[test]
+    fn tail_changes_applied_give_the_tail(
+        md in markdown(),
+        cuts in prop::collection::vec(any::<usize>(), 0..30),
+        options in common::options(),
+    ) {
+        let boundary = |mut at: usize| {
+            while !md.is_char_boundary(at) {
+                at -= 1;
+            }
+            at
+        };
+        let mut cuts: Vec<usize> = cuts.iter().map(|c| boundary(c % (md.len() + 1))).collect();
+        cuts.sort_unstable();
+        let mut stream = Stream::new(options);
+        let mut shown = String::new();
+        let mut from = 0;
+        for &cut in cuts.iter().chain([&md.len()]) {
+            let patch = stream.push_deferred(&md[from..cut.max(from)]);
+            from = cut.max(from);
+            if patch.ends_tail() {
+                shown.clear();
+            }
+            stream.tail_change().apply_to(&mut shown);
+            prop_assert_eq!(&shown, &stream.tail(), "after {} bytes", from);
+        }
+    }
+
     #[test]
     fn images_stream_to_their_one_shot_render_under_each_policy(
         md in common::image_markdown(),
@@ -455,7 +484,8 @@ fn container_markdown() -> impl Strategy<Value = String> {
 
 /// Streams `md` cut at `cuts`, checking each patch (`PatchChecker`: its
 /// steps against its `append` and the stream's open end tags, its balanced
-/// pieces and tail balanced); returns the HTML assembled from the patches.
+/// pieces and tail balanced) and that the tail's changes give the tail;
+/// returns the HTML assembled from the patches.
 fn stream_checking_steps(
     md: &str,
     cuts: &[usize],
@@ -470,6 +500,7 @@ fn stream_checking_steps(
         safe: false,
         ..Expect::of(options)
     });
+    let mut changed_tail = String::new();
     let mut from = 0;
     for &cut in cuts.iter().chain([&md.len()]) {
         let patch = stream.push_bytes(&md.as_bytes()[from..cut.max(from)]);
@@ -478,8 +509,14 @@ fn stream_checking_steps(
             .check(&patch, &stream)
             .map_err(TestCaseError::fail)?;
         assembled.apply(&patch);
-        // The provisional index lists what is shown, the tail's included.
+        // The tail's changes, applied, give the tail.
         let tail = patch.tail.as_deref().unwrap_or_default();
+        if patch.ends_tail() {
+            changed_tail.clear();
+        }
+        stream.tail_change().apply_to(&mut changed_tail);
+        prop_assert_eq!(&changed_tail, tail, "tail changes after {} bytes", from);
+        // The provisional index lists what is shown, the tail's included.
         let shown = ordinals_in(&[assembled.html(), tail].concat());
         let listed: Vec<u32> = stream
             .provisional_index()

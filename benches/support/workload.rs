@@ -2,7 +2,7 @@
 //! `examples/stream_cost.rs` runs under a profiler: the demo answer
 //! repeated to a size, fed to a [`Stream`] in chunks.
 
-use citemark::{Options, Stream};
+use citemark::{Options, Stream, TailChange};
 
 #[path = "chunks.rs"]
 pub mod chunks;
@@ -68,6 +68,22 @@ pub fn stream_every_push(text: &str, chunk: usize, options: &Options) -> usize {
         let patch = stream.push_deferred(piece);
         stream.tail_into(&mut tail);
         bytes += patch.append.len() + tail.len();
+    }
+    bytes + stream.finish().append.len()
+}
+
+/// The same with the tail handed over as its change after every push
+/// ([`Stream::tail_change`]): the bytes of each change.
+#[allow(dead_code)]
+pub fn stream_tail_changes(text: &str, chunk: usize, options: &Options) -> usize {
+    let mut stream = Stream::new(options.clone());
+    let mut bytes = 0;
+    for piece in str_chunks(text, chunk) {
+        bytes += stream.push_deferred(piece).append.len();
+        bytes += match stream.tail_change() {
+            TailChange::Insert { html, .. } | TailChange::Replace(html) => html.len(),
+            _ => 0,
+        };
     }
     bytes + stream.finish().append.len()
 }

@@ -101,6 +101,8 @@ function rendered(parts) {
 const STEP_KINDS = ["open", "html", "close"];
 const REWIND = 1;
 const MARK = 2;
+/** `WasmStream.changeDepth()` of a tail change that replaces the tail. */
+const REPLACES = 0xffffffff;
 
 /**
  * A patch's parts as `{append, steps, tail?, citations, rewind?, mark?, empty?}`
@@ -393,6 +395,23 @@ export function makeApi(createGlue, payload) {
       this.#check("tail");
       const tail = this.#run("tail", undefined, (inner) => inner.tail());
       return this.#trusted ? trustedHTML(tail) : tail;
+    }
+    /**
+     * How the tail changed since the last call (docs/streaming.md, "The tail
+     * as a change"): `undefined` (the same), `{ insert, depth, before }` or
+     * `{ replace }`.
+     */
+    tailChange() {
+      this.#check("tailChange");
+      return this.#run("tailChange", undefined, (inner) => {
+        const html = inner.tailChange();
+        if (html === undefined) return undefined;
+        const value = this.#trusted ? trustedHTML(html) : html;
+        const depth = inner.changeDepth();
+        if (depth === REPLACES) return this.#trusted ? Object.freeze({ replace: value }) : { replace: value };
+        const change = { insert: value, depth, before: inner.changeBefore() };
+        return this.#trusted ? Object.freeze(change) : change;
+      });
     }
     openEndTags() {
       this.#check("openEndTags");

@@ -1,6 +1,6 @@
-import type { CitationIndex, Occurrence, Options, Patch, PatchWithTail, Source, Step, Stream, TrustedHTML } from "../index.js";
+import type { CitationIndex, Occurrence, Options, Patch, PatchWithTail, Source, Step, Stream, TailChange, TrustedHTML } from "../index.js";
 
-export type { CitationIndex, Occurrence, Options, Patch, PatchWithTail, Source, Step, Stream, TrustedHTML };
+export type { CitationIndex, Occurrence, Options, Patch, PatchWithTail, Source, Step, Stream, TailChange, TrustedHTML };
 
 /**
  * A patch as `mountPatches` takes it: a `Patch`, or one made by hand (a host
@@ -37,6 +37,13 @@ export interface PatchView {
    * @throws TypeError with `trustedTypes`, for a string where the browser has Trusted Types.
    */
   setTail(html: string | TrustedHTML): void;
+  /**
+   * Applies a stream's `tailChange()` (after `apply` of the same push's patch):
+   * inserts its HTML at the tail's typing point, or replaces the tail. DOM work
+   * in proportion to the change; `undefined` does nothing.
+   * @throws TypeError when the change does not fit the tail shown (a depth it does not have).
+   */
+  changeTail(change: TailChange | undefined): void;
   /** The citation occurrences appended so far (rewinds applied), in order. */
   citations(): Occurrence[];
 }
@@ -77,8 +84,8 @@ export interface StreamView {
   readonly element: Element;
   /** The stream underneath (for `openEndTags`, say). */
   readonly stream: Stream;
-  /** Renders `chunk` and applies the patch (returned, for its citations). */
-  push(chunk: string): PatchWithTail;
+  /** Renders `chunk`, applies the patch (returned, for its citations) and the tail's change. */
+  push(chunk: string): Patch;
   /**
    * Like `push` without the tail (what was appended shows at once); call
    * `paint()` once per animation frame to show the tail.

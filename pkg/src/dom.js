@@ -7,7 +7,10 @@
 // (nothing is open there), `append` cut by `steps` opens elements (`open`),
 // adds balanced HTML inside the innermost open one (`html`) and closes it
 // (`close`), and `tail` replaces the last tail inside the innermost open
-// element. Step lengths are UTF-16 units of `append`.
+// element. Step lengths are UTF-16 units of `append`. `mountStream` shows
+// the tail through the stream's `tailChange()` instead (`changeTail`): the
+// few characters a push adds go in where the reader is typing, and the
+// tail's other nodes stay.
 //
 // Math (`typeset`): each `<span class="math …">` that arrives in appended
 // HTML is handed to the host's typesetter once (KaTeX, MathJax); the tail's
@@ -32,6 +35,7 @@ import { createStream } from "./index.js";
 import { isIssued, isTrustedHTML, trustedHTML } from "./trusted.js";
 
 const ELEMENT = 1;
+const TEXT = 3;
 
 function describe(value) {
   if (value === null) return "null";
@@ -203,17 +207,51 @@ export function mountPatches(element, { trustedTypes = false, typeset } = {}) {
   }
 
   function setTail(value) {
-    let html = value;
-    if (trustedTypes && isTrustedHTML(value)) {
-      html = String(value);
-    } else if (typeof value !== "string") {
-      throw new TypeError(`tail: expected a string, got ${describe(value)}`);
-    } else if (trustedTypes && globalThis.trustedTypes) {
-      throw new TypeError("tail: with trustedTypes, expected a TrustedHTML (the tail of a stream created with trustedTypes: true)");
-    }
+    const html = tailHtml(value, "tail");
     if (tail?.html === html) return;
     removeTail();
     tail = { html, first: html ? insert(innermost(), value) : null };
+  }
+
+  /** `value`, a tail or a piece of one, as a string, checked as `setTail` checks it. */
+  function tailHtml(value, what) {
+    if (trustedTypes && isTrustedHTML(value)) return String(value);
+    if (typeof value !== "string") throw new TypeError(`${what}: expected a string, got ${describe(value)}`);
+    if (trustedTypes && globalThis.trustedTypes) {
+      throw new TypeError(`${what}: with trustedTypes, expected a TrustedHTML (from a stream created with trustedTypes: true)`);
+    }
+    return value;
+  }
+
+  /**
+   * Applies a stream's `tailChange()`: HTML inserted at the tail's typing
+   * point (`depth` elements into the tail, each the last element of the one
+   * before), or a new tail. DOM work in proportion to the change.
+   */
+  function changeTail(change) {
+    if (change === undefined) return;
+    if (!change || typeof change !== "object") throw new TypeError(`change: expected an object or undefined, got ${describe(change)}`);
+    if ("replace" in change) return setTail(change.replace);
+    const html = tailHtml(change.insert, "change.insert");
+    const { depth } = change;
+    if (!Number.isInteger(depth) || depth < 0) throw new TypeError(`change.depth: expected a whole number, got ${describe(depth)}`);
+    if (depth > 0 && !tail?.first) throw new TypeError(`change.depth: ${depth} into a tail that has no element`);
+    let parent = innermost();
+    for (let level = 0; level < depth; level++) {
+      parent = parent.lastElementChild;
+      if (!parent) throw new TypeError(`change.depth: the tail has no element ${level + 1} deep`);
+    }
+    const last = parent.lastChild;
+    // (At depth 0 the last node is the tail's only if the tail has nodes.)
+    const ownLast = depth > 0 || Boolean(tail?.first);
+    if (html && ownLast && last?.nodeType === TEXT && !/[<&]/.test(html)) {
+      // Plain text typed on: the text node before it grows (one node per run, not per push).
+      last.appendData(html);
+    } else if (html) {
+      const first = insert(parent, trustedTypes ? change.insert : html);
+      if (!tail?.first) tail = { html: null, first };
+    }
+    if (tail) tail.html = null;
   }
 
   function apply(patch) {
@@ -284,6 +322,7 @@ export function mountPatches(element, { trustedTypes = false, typeset } = {}) {
     element: root,
     apply,
     setTail,
+    changeTail,
     /** The citation occurrences appended so far (rewinds applied), in order. */
     citations: () => citations.slice(),
   };
@@ -312,8 +351,9 @@ export function mountStream(element, options, { api, typeset } = {}) {
     stream,
     push(chunk) {
       live("push");
-      const patch = stream.push(chunk);
+      const patch = stream.pushDeferred(chunk);
       view.apply(patch);
+      view.changeTail(stream.tailChange());
       stale = false;
       return patch;
     },
@@ -327,7 +367,7 @@ export function mountStream(element, options, { api, typeset } = {}) {
     paint() {
       if (!stale || finished || destroyed) return;
       stale = false;
-      view.setTail(stream.tail());
+      view.changeTail(stream.tailChange());
     },
     finish() {
       live("finish");
@@ -341,7 +381,7 @@ export function mountStream(element, options, { api, typeset } = {}) {
       if (destroyed) throw new Error("citemark/dom: setSources after destroy()");
       stream.setSources(sources);
       // The tail is rendered again against the new sources (what was appended stays).
-      if (!finished) view.setTail(stream.tail());
+      if (!finished) view.changeTail(stream.tailChange());
     },
     citationIndex() {
       if (destroyed) throw new Error("citemark/dom: citationIndex after destroy()");

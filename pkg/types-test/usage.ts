@@ -1,7 +1,7 @@
 // Compiled by `tsc -p types-test` (never run): the declarations must accept
 // what the README shows and reject what the crate rejects.
 import { adapt, createStream, init, memoryBytes, ready, render, reset } from "citemark";
-import type { Adapted, CitationIndex, Occurrence, Options, Patch, Source, SourceUse, Step, Stream, TrustedHTML, TrustedStream } from "citemark";
+import type { Adapted, CitationIndex, Occurrence, Options, Patch, Source, SourceUse, Step, Stream, TailChange, TrustedHTML, TrustedStream } from "citemark";
 import { render as renderLite } from "citemark/lite";
 import * as asyncEntry from "citemark/async";
 import * as liteAsync from "citemark/lite/async";
@@ -50,6 +50,8 @@ const steps: Step[] = patch.steps;
 const units: number = steps.reduce((sum, step) => sum + ("open" in step ? step.open : "html" in step ? step.html : step.close), 0);
 const rewound: boolean = patch.rewind === true && deferred.mark === true;
 const shown: string = patch.append + patch.tail + stream.openEndTags();
+const change: TailChange | undefined = stream.tailChange();
+const changed: string = change === undefined ? "" : "insert" in change ? change.insert.slice(0, change.depth + change.before) : change.replace;
 stream.setSources(sources);
 stream.setSources(null);
 const last = stream.finish();
@@ -98,4 +100,4 @@ const notString: string = render("*a*", { trustedTypes: true }).html;
 // @ts-expect-error: a trusted stream's patches are frozen
 trustedStream.push("b").append = "<img src=x onerror=alert(1)>";
 
-export { trusted, trustedTail, bytes, notString, warned, html, ordinal, kind, used, again, tail, maybeTail, units, rewound, shown, badStep, last, idx, loaded, loadedAsync, adaptedAlone };
+export { changed, trusted, trustedTail, bytes, notString, warned, html, ordinal, kind, used, again, tail, maybeTail, units, rewound, shown, badStep, last, idx, loaded, loadedAsync, adaptedAlone };

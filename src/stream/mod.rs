@@ -11,7 +11,8 @@
 //! (`container`). Committed HTML goes out as [`Patch::append`] and is never
 //! parsed again; the open text is rendered as the [`Patch::tail`], through
 //! `preview`, which hides syntax still being typed, and `tail`, which keeps
-//! what it can between pushes.
+//! what it can between pushes; `change` hands a host only what changed in
+//! it ([`Stream::tail_change`]).
 //!
 //! # Late decisions
 //! A block holding a reference that nothing defines yet, or a footnote,
@@ -22,6 +23,7 @@
 //! whole message byte for byte, however it was cut into chunks.
 
 mod boundary;
+mod change;
 mod container;
 mod frontier;
 mod preview;
@@ -47,6 +49,7 @@ use crate::parse::{
 use crate::source::{Source, SourceOrder, SourceTable};
 use crate::{CitationIndex, Occurrence};
 use boundary::{early_cut, is_blank, last_cut, Reached, UpTo, DECIDED_BY};
+pub use change::TailChange;
 pub use frontier::Step;
 use frontier::{fence_after_text, Frontier};
 use provisional::{Reading, StandIns};
@@ -98,6 +101,16 @@ pub struct Patch {
     pub tail: Option<String>,
     /// The citation occurrences in `append`, in document order.
     pub citations: Vec<Occurrence>,
+}
+
+impl Patch {
+    /// Whether the host drops the tail it shows on applying the patch: it
+    /// appends, rewinds, marks or empties, so that the tail, which goes
+    /// after what was appended, is no longer where it was. (The patch's
+    /// own `tail`, or the next [`Stream::tail_change`], is the new one.)
+    pub fn ends_tail(&self) -> bool {
+        self.rewind || self.mark || self.empty.is_some() || !self.append.is_empty()
+    }
 }
 
 /// For serde: leave out a flag that is not set.
@@ -298,6 +311,11 @@ pub struct Stream {
     opened: Option<Opened>,
     /// How many patches the stream has made (which one is being made).
     patches: u64,
+    /// The tail the host shows, as [`Stream::tail_change`] last handed it
+    /// over (empty after a patch that ends the tail).
+    shown_tail: String,
+    /// The buffer the next tail is written into, for `tail_change`.
+    next_tail: String,
 }
 
 /// The stream's state right after a frontier's element opened (see
@@ -380,6 +398,8 @@ impl Stream {
             raw_element: None,
             opened: None,
             patches: 0,
+            shown_tail: String::new(),
+            next_tail: String::new(),
         }
     }
 
@@ -459,6 +479,15 @@ impl Stream {
             if self.frontier.is_none() {
                 self.commit(&mut patch);
             }
+        }
+        self.handing(patch)
+    }
+
+    /// `patch`, as it is handed over: if it ends the tail, the host shows
+    /// none now (see [`Stream::tail_change`]).
+    fn handing(&mut self, patch: Patch) -> Patch {
+        if patch.ends_tail() {
+            self.shown_tail.clear();
         }
         patch
     }
@@ -570,6 +599,47 @@ impl Stream {
         self.write_tail(out);
     }
 
+    /// How the tail changed since the last call: what a host that shows
+    /// the tail must do to it, work and bytes in proportion to the change
+    /// rather than to the tail. For a host that paints after every push,
+    /// with [`Stream::push_deferred`]: a push mostly adds a few characters
+    /// where the reader is typing, and the change says where they go in
+    /// what is shown ([`TailChange::Insert`]), or else the new tail
+    /// ([`TailChange::Replace`]).
+    ///
+    /// The change is to the tail handed over by the last call, or to no
+    /// tail after a patch that [ends the tail](Patch::ends_tail) (the host
+    /// drops the tail it shows then). Calls to [`Stream::tail`] and
+    /// [`Stream::push`] in between do not count. Its cost is the tail's,
+    /// in one comparison; the host's is the change's.
+    ///
+    /// # Examples
+    /// ```
+    /// use citemark::{Options, Stream, TailChange};
+    ///
+    /// let mut stream = Stream::new(Options::default());
+    /// stream.push_deferred("```rust\nlet x");
+    /// assert_eq!(stream.tail_change(), TailChange::Insert { html: "let x", depth: 0, before: 0 });
+    /// stream.push_deferred(" = 1;");
+    /// assert_eq!(stream.tail_change(), TailChange::Insert { html: " = 1;", depth: 0, before: 0 });
+    /// // (In a paragraph: inside the `<p>`, 1 deep, before its `</p>\n`.)
+    /// let mut stream = Stream::new(Options::default());
+    /// stream.push_deferred("Revenue grew");
+    /// stream.tail_change();
+    /// stream.push_deferred(" by a third");
+    /// assert_eq!(
+    ///     stream.tail_change(),
+    ///     TailChange::Insert { html: " by a third", depth: 1, before: 5 }
+    /// );
+    /// ```
+    pub fn tail_change(&mut self) -> TailChange<'_> {
+        let mut next = std::mem::take(&mut self.next_tail);
+        self.write_tail(&mut next);
+        let found = change::between(&self.shown_tail, &next);
+        self.next_tail = std::mem::replace(&mut self.shown_tail, next);
+        found.in_tail(&self.shown_tail)
+    }
+
     /// The tail rendered whole, as [`Stream::tail`] must show it.
     #[cfg(test)]
     fn whole_tail(&self) -> String {
@@ -636,7 +706,7 @@ impl Stream {
         self.refused_cut = None;
         self.since_mark = SinceMark::default();
         self.deferred = false;
-        patch
+        self.handing(patch)
     }
 
     /// `open`, the message's last text, rendered with `context` (inside the

@@ -1,7 +1,8 @@
 // citemark/dom (pkg/src/dom.js) in Chromium: a long message streamed into an
 // element in 4-character chunks ends equal to render(), with DOM work per push
 // that does not grow with the message; the tail of an open code block shows
-// inside it; hand-made patches with mark and rewind give the DOM of their
+// inside it; the tail's changes give the DOM of whole tails at every push;
+// hand-made patches with mark and rewind give the DOM of their
 // string assembly. Needs the package built (`make pkg`; make test-browser does).
 
 import { after, before, describe, test } from "node:test";
@@ -218,6 +219,70 @@ describe("citemark/dom", () => {
     // and a list that turns loose is sent again alone.)
     assert.ok(last <= Math.max(2 * second, 40), `last quarter's max ${last} against the second's ${second}`);
     assert.ok(total / counts.length < 10, `average nodes per push ${total / counts.length}`);
+    assert.deepEqual(errors, []);
+  });
+
+  test("the tail as changes: after every push the same DOM as with whole tails, fewer nodes touched", async () => {
+    const message = [
+      prose(1),
+      "1. **Bold** start of an item with a [link](https://example.org/x) [1] and more words",
+      "   - a nested *emphasis* item with `code`",
+      "2. the next item, then a quote:",
+      "",
+      "> A quote with `code`, **bold text that goes on** and <cite id=\"call_1\">a cited label</cite> [2].",
+      "",
+      details(2_000),
+      code(1_500),
+      "A last paragraph with a footnote[^n] and a [late][g] reference, & an entity &amp; 😀.",
+      "",
+      "[^n]: The note.",
+      "[g]: https://example.org/g",
+      "",
+    ].join("\n");
+    for (const size of [1, 3, 8]) {
+      const got = await page.evaluate(
+        ({ message, size, sources }) => {
+          const count = (observer) =>
+            observer.takeRecords().reduce((n, r) => n + r.addedNodes.length + r.removedNodes.length, 0);
+          const changed = test.mountStream(document.createElement("div"), { sources });
+          const whole = test.mountPatches(document.createElement("div"));
+          const stream = test.citemark.createStream({ sources });
+          const observers = [changed.element, whole.element].map((element) => {
+            const observer = new MutationObserver(() => {});
+            observer.observe(element, { childList: true, subtree: true });
+            return observer;
+          });
+          const touched = [0, 0];
+          const mismatches = [];
+          for (let at = 0; at < message.length; at += size) {
+            const chunk = message.slice(at, at + size);
+            changed.push(chunk);
+            whole.apply(stream.push(chunk));
+            observers.forEach((observer, i) => (touched[i] += count(observer)));
+            if (mismatches.length < 3 && changed.element.innerHTML !== whole.element.innerHTML) {
+              mismatches.push({ typed: message.slice(0, at + size).slice(-80), changed: changed.element.innerHTML.slice(-300), whole: whole.element.innerHTML.slice(-300) });
+            }
+          }
+          changed.finish();
+          whole.apply(stream.finish());
+          const result = {
+            mismatches,
+            touched,
+            html: changed.element.innerHTML,
+            expected: test.normalize(test.citemark.render(message, { sources }).html),
+          };
+          changed.destroy();
+          stream.free();
+          return result;
+        },
+        { message, size, sources: SOURCES },
+      );
+      console.log(`  ${size}-character chunks: nodes added+removed ${got.touched[0]} with tail changes, ${got.touched[1]} with whole tails`);
+      assert.deepEqual(got.mismatches, [], `${size}-character chunks: the DOMs differ`);
+      assert.equal(got.html, got.expected, `${size}-character chunks: equal to render`);
+      // (Both add the appended blocks' nodes; a whole tail's nodes go and come again at every push.)
+      assert.ok(got.touched[0] < got.touched[1] / (size === 1 ? 4 : 1.5), `${size}-character chunks: nodes touched ${got.touched[0]} against ${got.touched[1]}`);
+    }
     assert.deepEqual(errors, []);
   });
 

@@ -171,6 +171,17 @@ describe("Trusted Types: require-trusted-types-for 'script'", () => {
       attempt("a plain stream's patch", () => view.apply(citemark.createStream().push("x")));
       attempt("a string tail", () => view.setTail("<img src=x onerror=alert(1)>"));
       attempt("a TrustedHTML tail", () => view.setTail(stream.tail()));
+      attempt("a string tail change", () => view.changeTail({ insert: "<img src=x onerror=alert(1)>", depth: 0, before: 0 }));
+      attempt("a trusted stream's tail changes", () => {
+        const changed = mountPatches(document.createElement("div"), { trustedTypes: true });
+        const typed = citemark.createStream({ trustedTypes: true });
+        for (const chunk of ["Some *te", "xt* and", " more"]) {
+          changed.apply(typed.pushDeferred(chunk));
+          changed.changeTail(typed.tailChange());
+        }
+        typed.free();
+        if (changed.element.innerHTML !== "<p>Some <em>text</em> and more</p>\n") throw new Error(changed.element.innerHTML);
+      });
       stream.free();
       return { out, html: document.getElementById("other").innerHTML };
     });
@@ -182,6 +193,8 @@ describe("Trusted Types: require-trusted-types-for 'script'", () => {
       "a plain stream's patch: TypeError",
       "a string tail: TypeError",
       "a TrustedHTML tail: accepted",
+      "a string tail change: TypeError",
+      "a trusted stream's tail changes: accepted",
     ]);
     assert.doesNotMatch(result.html, /onerror/);
     assert.match(result.html, /<em>text<\/em>/);

@@ -186,3 +186,42 @@ test("provisionalIndex lists the tail's citations with the tail's ordinals; cita
     stream.free();
   }
 });
+
+test("tail changes, applied by a string host, give the tail after every push, handing over about what was typed", () => {
+  const answer = `${CODE}\n${longCode(3_000)}\nA paragraph **that goes on** with [a link](https://example.org/x) [1] and \`code\`.\n`;
+  for (const entry of [citemark, lite]) {
+    for (const size of [1, 4, 16]) {
+      const changes = entry.createStream({});
+      const tails = entry.createStream({});
+      let shown = "";
+      let handed = 0;
+      let wholeTails = 0;
+      let at = 0;
+      for (const chunk of chunks(answer, size)) {
+        at += chunk.length;
+        const patch = changes.pushDeferred(chunk);
+        const tail = tails.push(chunk).tail;
+        // A patch that appends (or rewinds, marks, empties) ends the tail shown.
+        if (patch.append || patch.rewind || patch.mark || patch.empty !== undefined) shown = "";
+        const change = changes.tailChange();
+        if (change && "replace" in change) {
+          shown = change.replace;
+          handed += change.replace.length;
+        } else if (change) {
+          assert.ok(Number.isInteger(change.depth) && change.depth >= 0, `depth ${change.depth}`);
+          shown = shown.slice(0, shown.length - change.before) + change.insert + shown.slice(shown.length - change.before);
+          handed += change.insert.length;
+        }
+        assert.equal(shown, tail, `${size}-unit chunks, after ${at} units`);
+        wholeTails += tail.length;
+      }
+      assert.equal(changes.tailChange(), undefined, "nothing changed since the last call");
+      changes.free();
+      tails.free();
+      // About what was typed, once, however small the chunks; whole tails hand the line again at every push.
+      const html = entry.render(answer).html.length;
+      assert.ok(handed < 1.5 * html, `${size}-unit chunks: ${handed} units of changes for ${html} of HTML`);
+      if (size === 1) assert.ok(wholeTails > 8 * handed, `1-unit chunks: ${wholeTails} units of whole tails against ${handed}`);
+    }
+  }
+});

@@ -78,7 +78,7 @@ const slotCount: number = message.slots().length + message.citations().occurrenc
 message.destroy();
 
 const view: StreamView = mountStream(root, { sources: null, mode: "icon" });
-const pushed: string = view.push("Hello [1").tail;
+const pushed: string = view.push("Hello [1").append + view.stream.tail();
 view.pushDeferred(" world");
 view.paint();
 view.setSources([{ id: "a", title: "A" }]);
@@ -88,6 +88,8 @@ view.destroy();
 const patches: PatchView = mountPatches(root);
 patches.apply({ append: "<pre><code>x\n", steps: [{ open: 11 }, { html: 2 }], tail: "y" });
 patches.apply({ rewind: true, mark: true });
+patches.changeTail({ insert: "z", depth: 0, before: 0 });
+patches.changeTail(view.stream.tailChange());
 patches.setTail("<p>z</p>");
 const withLite: StreamView = mountStream(root, null, { api: { createStream: (options) => view.stream } });
 

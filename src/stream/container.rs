@@ -181,10 +181,35 @@ impl Container {
         }
         let decided = if at_end { open.len() } else { complete };
         let text = &open[..decided];
+        // (One parse gives the shape and the children before the last
+        // child, when that parse renders them as they render alone.)
+        if !at_end && self.parses_once(&opener, text) {
+            let (shape, children) = shape_and_children(context, &opener, text, |shape| {
+                self.children_end(open, text, shape)
+            });
+            return match children {
+                Some((end, rendered)) => self.take(&opener, &open[..end], rendered, false),
+                None => self.commit_shaped(context, &opener, open, text, &shape, false),
+            };
+        }
         let shape = shape(context, &opener, text);
+        self.commit_shaped(context, &opener, open, text, &shape, at_end)
+    }
+
+    /// [`Container::commit`] of `text`, the decided part of `open`, whose
+    /// `shape` this is.
+    fn commit_shaped(
+        &mut self,
+        context: &RenderContext<'_>,
+        opener: &str,
+        open: &str,
+        text: &str,
+        shape: &Shape,
+        at_end: bool,
+    ) -> Committed {
         if shape.seems_to_end(text).is_some() {
-            if let Some((end, part)) = self.end_in(context, &opener, text, &shape) {
-                return self.take(&opener, &open[..end], part, true);
+            if let Some((end, part)) = self.end_in(context, opener, text, shape) {
+                return self.take(opener, &open[..end], part, true);
             }
             if at_end {
                 // (Where it ends is not clear: all is rendered again.)
@@ -195,23 +220,54 @@ impl Container {
             }
         }
         if at_end {
-            return self.take(&opener, text, render_children(context, &opener, text), true);
+            return self.take(opener, text, render_children(context, opener, text), true);
         }
-        let Some(last) = shape.last_child.filter(|&last| last > 0) else {
+        let Some(last) = self.children_end(open, text, shape) else {
             return Committed::default();
         };
-        let child_line_end = open[last..].find('\n').map_or(open.len(), |i| last + i + 1);
-        let between = &open[shape.before_last_child.min(last)..child_line_end];
-        if !self.marks(between) {
-            return Committed::default();
-        }
         let children = &open[..last];
         self.take(
-            &opener,
+            opener,
             children,
-            render_children(context, &opener, children),
+            render_children(context, opener, children),
             false,
         )
+    }
+
+    /// Where the children of `open` that are final end, by the `shape` of
+    /// `text`, its decided part: at the start of the last child's line,
+    /// when the container goes on (no block follows it) and that child
+    /// parses in the container alone (see [`Container::marks`]).
+    fn children_end(&self, open: &str, text: &str, shape: &Shape) -> Option<usize> {
+        if shape.seems_to_end(text).is_some() {
+            return None;
+        }
+        let last = shape.last_child.filter(|&last| last > 0)?;
+        let child_line_end = open[last..].find('\n').map_or(open.len(), |i| last + i + 1);
+        let between = &open[shape.before_last_child.min(last)..child_line_end];
+        self.marks(between).then_some(last)
+    }
+
+    /// Whether the events of `text` parsed after `opener`, up to its last
+    /// child, are those of the children before it parsed alone (then one
+    /// parse gives both the shape and their render: see
+    /// [`shape_and_children`]). A later line changes nothing before it in
+    /// CommonMark's block structure (a setext underline, a table's
+    /// delimiter row or a definition's title would be part of the block
+    /// before, no child of its own), but for what reaches back: a link
+    /// reference definition (`]:`, which defines labels used before it), a
+    /// footnote (`[^`, whose stand-ins are made from the text), and a
+    /// list's looseness, decided over all its items: it is the same with
+    /// and without the last child when the opener makes the list loose
+    /// already, or when no line of the text is blank.
+    fn parses_once(&self, opener: &str, text: &str) -> bool {
+        let tight = match &self.kind {
+            Kind::List { .. } => !opener.ends_with("\n\n"),
+            Kind::Quote => false,
+        };
+        !(memchr::memmem::find(text.as_bytes(), b"]:").is_some()
+            || memchr::memmem::find(text.as_bytes(), b"[^").is_some()
+            || tight && has_blank_line(text))
     }
 
     /// Where the container ends in `text` (whose `shape` this is), when it
@@ -465,6 +521,74 @@ fn render_children(context: &RenderContext<'_>, opener: &str, text: &str) -> Chi
     }
 }
 
+/// Whether a line of `text` is blank.
+fn has_blank_line(text: &str) -> bool {
+    text.split_inclusive('\n').any(is_blank)
+}
+
+/// The [`shape`] of `text` after `opener` and, when `children_end`, given
+/// that shape, says where the children that are final end, their render,
+/// from one parse: its events up to the last child's start, then the
+/// container's end. The caller checks that those are the events of the
+/// children parsed alone ([`Container::parses_once`]).
+fn shape_and_children(
+    context: &RenderContext<'_>,
+    opener: &str,
+    text: &str,
+    children_end: impl FnOnce(&Shape) -> Option<usize>,
+) -> (Shape, Option<(usize, Children)>) {
+    let stand_ins = StandIns::new(text, context.reading);
+    let full = [stand_ins.as_str(), context.definitions, opener, text].concat();
+    let text_start = full.len() - text.len();
+    let awaited = Cell::new(None);
+    let events = context.parse(&full, text_start, &awaited);
+    let markers = marker_definitions(events.reference_definitions());
+    let mut shape = Shape::default();
+    let mut container_end = None;
+    // (About an event per dozen bytes of prose.)
+    let mut seen = Vec::with_capacity(16 + text.len() / 12);
+    for (event, range) in events {
+        // (A stand-in's events are no part of the text.)
+        if range.start < stand_ins.as_str().len() {
+            continue;
+        }
+        if let (None, Event::Start(tag)) = (&container_end, &event) {
+            if !is_inline_tag(tag) {
+                container_end = Some(tag.to_end());
+            }
+        }
+        shape.see(&event, &range, text_start);
+        seen.push((event, range));
+    }
+    shape.last_child = shape
+        .last_child
+        .map(|start| text[..start].rfind('\n').map_or(0, |i| i + 1));
+    let (Some(end), Some(container_end), Some(cut)) =
+        (children_end(&shape), container_end, shape.last_child_event)
+    else {
+        return (shape, None);
+    };
+    let index = context.index.part(Offset {
+        add: context.committed,
+        sub: text_start,
+    });
+    let at_end = text_start + end;
+    let events = seen
+        .into_iter()
+        .take(cut)
+        .filter(|(event, range)| stand_ins.keep(event, range))
+        .chain(std::iter::once((Event::End(container_end), at_end..at_end)));
+    let capacity = html_capacity(end);
+    let (written, index) = context.write_part(&full, events, index, markers, capacity, &stand_ins);
+    let children = Children {
+        html: written.html,
+        index,
+        awaits: awaited.get().is_some_and(|at| at < at_end),
+        definitions: Vec::new(),
+    };
+    (shape, Some((end, children)))
+}
+
 /// The outline of a container in a parse: where its children start and
 /// where its content ends.
 #[derive(Default)]
@@ -472,6 +596,10 @@ struct Shape {
     depth: usize,
     /// The start of its last child that starts in the text, in the text.
     last_child: Option<usize>,
+    /// How many events came before that child's first.
+    last_child_event: Option<usize>,
+    /// How many events it has seen.
+    events: usize,
     /// Where the content before that child ends, in the text.
     before_last_child: usize,
     /// The end of the last event inside it, in the parsed text.
@@ -483,6 +611,7 @@ struct Shape {
 
 impl Shape {
     fn see(&mut self, event: &Event<'_>, range: &Range<usize>, text_start: usize) {
+        self.events += 1;
         if self.ended {
             self.followed = true;
             return;
@@ -495,6 +624,7 @@ impl Shape {
             self.depth == 1 && (opens || matches!(event, Event::Rule | Event::Html(_)));
         if child_starts && range.start >= text_start {
             self.last_child = Some(range.start - text_start);
+            self.last_child_event = Some(self.events - 1);
             self.before_last_child = self.content_end;
         }
         // (Inside: not the container's own start or end.)
@@ -545,4 +675,132 @@ fn shape(context: &RenderContext<'_>, opener: &str, text: &str) -> Shape {
         .last_child
         .map(|start| text[..start].rfind('\n').map_or(0, |i| i + 1));
     shape
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::{Options, Stream};
+
+    /// Lines of lists and quotes, with what can reach back (definitions,
+    /// footnotes, blank lines, lazy lines, raw HTML) among them.
+    fn container_text() -> impl Strategy<Value = String> {
+        let first = prop_oneof![
+            Just("- a [1]"),
+            Just("* b **c**"),
+            Just("1. d"),
+            Just("3) e"),
+            Just("> f"),
+            Just("> - g"),
+            Just("> [!NOTE]"),
+            Just(">"),
+            Just("- [g][h]"),
+        ];
+        let line = prop_oneof![
+            Just("- a [2]"),
+            Just("* b"),
+            Just("1. c"),
+            Just("  - d"),
+            Just("    e `f`"),
+            Just("  g"),
+            Just("lazy"),
+            Just(""),
+            Just("  "),
+            Just("> h"),
+            Just(">"),
+            Just("> - i"),
+            Just("> > j"),
+            Just(">     code"),
+            Just("> ```"),
+            Just("```"),
+            Just("  ---"),
+            Just("> ==="),
+            Just("[k]: /k"),
+            Just("  [l]: /l"),
+            Just("> [m]: /m"),
+            Just("- [k] [l] [m]"),
+            Just("> [g][h] [n]"),
+            Just("- [^1]"),
+            Just("> [^1]: note"),
+            Just("- <b>o</b>"),
+            Just("> | p | q |"),
+            Just("> |---|---|"),
+            Just("# r"),
+        ];
+        (first, prop::collection::vec(line, 0..10)).prop_map(|(first, lines)| {
+            let mut text = format!("{first}\n");
+            for line in lines {
+                text.push_str(line);
+                text.push('\n');
+            }
+            text
+        })
+    }
+
+    /// What the two parses ([`shape`], then [`render_children`]) give at
+    /// every line of `text` that [`Container::parses_once`] admits, one
+    /// parse gives too.
+    fn assert_one_parse_is_two(text: &str, loose: bool) {
+        let stream = Stream::new(Options::default());
+        let context = stream.context();
+        let container = Container {
+            kind: match text.starts_with('>') {
+                true => Kind::Quote,
+                false => Kind::List {
+                    loose,
+                    blank_before: false,
+                    committed: false,
+                },
+            },
+            end_tags: "",
+        };
+        let ends = text.match_indices('\n').map(|(at, _)| at + 1);
+        for part in ends.map(|end| &text[..end]) {
+            let opener = container.opener(part);
+            if !container.parses_once(&opener, part) {
+                continue;
+            }
+            let (one, children) = shape_and_children(&context, &opener, part, |shape| {
+                container.children_end(part, part, shape)
+            });
+            let two = shape(&context, &opener, part);
+            let outline = |s: &Shape| {
+                (
+                    s.last_child,
+                    s.before_last_child,
+                    s.content_end,
+                    s.ended,
+                    s.followed,
+                )
+            };
+            assert_eq!(outline(&one), outline(&two), "{part:?}");
+            let two_children = container.children_end(part, part, &two);
+            assert_eq!(children.as_ref().map(|(end, _)| *end), two_children);
+            if let Some((end, one)) = children {
+                let two = render_children(&context, &opener, &part[..end]);
+                assert_eq!(one.html, two.html, "{part:?}");
+                assert_eq!(one.awaits, two.awaits, "{part:?}");
+                assert_eq!(one.definitions, two.definitions, "{part:?}");
+                assert_eq!(format!("{:?}", one.index), format!("{:?}", two.index));
+            }
+        }
+    }
+
+    #[test]
+    fn one_parse_commits_an_items_children_as_two_do() {
+        assert_one_parse_is_two("- a [1]\n- b **c**\n  - d\n- e\n", false);
+        assert_one_parse_is_two("- a\n\n- b [2]\n", true);
+        assert_one_parse_is_two("> a [1]\n>\n> b\n> - c\n> d\n", false);
+        assert_one_parse_is_two("- [g][h]\n- a\n", false);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(crate::stream::common::cases(500)))]
+        #[test]
+        fn one_parse_commits_children_as_two_do(text in container_text(), loose: bool) {
+            assert_one_parse_is_two(&text, loose);
+        }
+    }
 }

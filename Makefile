@@ -25,7 +25,7 @@
 #               (panics on a magic input); never part of the package
 #   make soak   10,000 messages rendered and streamed in one Node process: wasm memory and
 #               JS heap over time, forgotten streams reclaimed or not (docs/reliability.md)
-#   make size       what a production Vite build ships per entry (JS + wasm; raw/gzip/brotli)
+#   make size       what a production Vite build ships per entry and per component app (JS + wasm; raw/gzip/brotli)
 #               against the size targets, the package's own sizes, and render speed in Node
 #   make bench-startup  per entry, the time from a page's first script to the first render
 #               in headless Chromium, Vite production builds (RUNS=9; docs/performance.md)
@@ -155,7 +155,7 @@ test-node: pkg test-trap-wasm
 	tests/browser/ensure-chromium.sh
 	node tests/node/run.mjs
 
-## pkg/scripts/size.mjs: builds a minimal Vite app per entry under target/size/ (tests/node's
+## pkg/scripts/size.mjs: builds a minimal Vite app per entry, and per component + engine, under target/size/ (tests/node's
 ## pinned Vite, npm ci only when its lockfile changed; the package packed and installed).
 size: pkg
 	node pkg/scripts/size.mjs

@@ -306,6 +306,21 @@ export const ready: Promise<void>;
 /** Returns `ready`. */
 export function init(): Promise<void>;
 
+/** This entry as the components' engine (their `api`). */
+export interface Engine {
+  createStream: typeof createStream;
+  render: typeof render;
+  ready: Promise<void>;
+}
+
+/**
+ * `createStream`, `render` and `ready` as one frozen object, for the `api` of
+ * the components' engine-free modules (`<CitemarkMessage api={engine}/>` from
+ * citemark/react/core): a bundle then holds this entry's wasm and nothing
+ * else (`import * as` of a lite entry would also keep `adapt`'s own wasm).
+ */
+export const engine: Engine;
+
 /**
  * Bytes of WebAssembly linear memory held by the instance in use (0 when
  * there is none). Linear memory grows to the largest message's needs and never

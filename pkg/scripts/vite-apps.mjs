@@ -26,6 +26,19 @@ export const ENTRIES = [
   { name: "lite-async", specifier: "citemark/lite/async", target: 180_000 },
 ];
 
+/**
+ * Apps using a component with an engine (`make size` only): the component's
+ * module, the engine's entry (null: the component's own default), and what
+ * the app mounts. React alone is the baseline the React rows add to.
+ */
+export const COMPONENT_APPS = [
+  { name: "react-alone", specifier: "react (no citemark)", component: null, engine: null },
+  { name: "react-default", specifier: "citemark/react", component: "citemark/react", engine: null },
+  { name: "react-async", specifier: "citemark/react/core + citemark/async", component: "citemark/react/core", engine: "citemark/async" },
+  { name: "react-lite-async", specifier: "citemark/react/core + citemark/lite/async", component: "citemark/react/core", engine: "citemark/lite/async" },
+  { name: "dom-lite-async", specifier: "citemark/dom/core + citemark/lite/async", component: "citemark/dom/core", engine: "citemark/lite/async" },
+];
+
 // A cited answer rendered once; the time from before the bundle's first byte
 // is evaluated (an inline classic script ahead of the module) to after the
 // first render, the page's long tasks (buffered), and the longest the main
@@ -51,6 +64,29 @@ ready.then(() => {
 });
 `;
 
+const ANSWER = `const markdown = "Revenue rose 4% in Q3 [1], driven by DACH [2].";
+const sources = [{ title: "Q3 report", href: "https://example.com/q3" }, { title: "DACH", href: "https://example.com/dach" }];
+const element = document.getElementById("answer");
+`;
+
+/** A component app's main.js: the answer rendered by the component, with the entry's `engine` as `api` (if any). */
+function componentMain({ component, engine }) {
+  const api = engine ? ", api: engine" : "";
+  const head = engine ? `import { engine } from "${engine}";\n` : "";
+  const ready = engine ? "engine.ready" : "Promise.resolve()";
+  if (component === null) {
+    return `import { createElement } from "react";\nimport { createRoot } from "react-dom/client";\n${ANSWER}
+createRoot(element).render(createElement("p", null, markdown));\n`;
+  }
+  if (component.startsWith("citemark/react")) {
+    return `import { createElement } from "react";\nimport { createRoot } from "react-dom/client";
+import { CitemarkMessage } from "${component}";\n${head}${ANSWER}
+${ready}.then(() => createRoot(element).render(createElement(CitemarkMessage, { markdown, sources, mode: "icon"${api} })));\n`;
+  }
+  return `import { mountStream } from "${component}";\n${head}${ANSWER}
+${ready}.then(() => { const view = mountStream(element, { sources }${engine ? ", { api: engine }" : ""}); view.push(markdown); view.finish(); });\n`;
+}
+
 const npm = (args, cwd) =>
   execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd, stdio: ["ignore", "pipe", "inherit"] }).toString();
 
@@ -70,17 +106,20 @@ export function setUp() {
   return work;
 }
 
-/** Builds each entry's app with Vite (production, no config); returns each build's shipped files, measured. */
-export async function buildApps() {
+/**
+ * Builds each entry's app (and each of `components`, COMPONENT_APPS) with
+ * Vite (production, no config); returns each build's shipped files, measured.
+ */
+export async function buildApps({ components = [] } = {}) {
   setUp();
   const { build } = await import(pathToFileURL(join(work, "node_modules", "vite", "dist", "node", "index.js")).href);
   const built = [];
-  for (const entry of ENTRIES) {
+  for (const entry of [...ENTRIES, ...components]) {
     const dir = join(work, entry.name);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "index.html"), INDEX);
-    writeFileSync(join(dir, "main.js"), main(entry.specifier));
+    writeFileSync(join(dir, "main.js"), "component" in entry ? componentMain(entry) : main(entry.specifier));
     await build({ root: dir, logLevel: "error", configFile: false });
     const dist = join(dir, "dist");
     const files = readdirSync(dist, { recursive: true })

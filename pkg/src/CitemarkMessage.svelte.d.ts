@@ -7,7 +7,8 @@ export interface CitemarkMessageProps extends CitemarkParams {
 
 /**
  * A streamed assistant message (Svelte 5): `<CitemarkMessage markdown={text}
- * {sources} mode="icon" streaming={isStreaming} {onActivate} icon={CitationIcon} />`.
+ * {sources} mode="icon" streaming={isStreaming} {onActivate} icon={CitationIcon} api={engine} />`,
+ * `engine` being an entry's (`import { engine } from "citemark/lite/async"`).
  * Svelte's `Component<CitemarkMessageProps>`, declared without importing Svelte's types.
  */
 declare const CitemarkMessage: (internals: never, props: CitemarkMessageProps) => Record<string, never>;

@@ -484,5 +484,10 @@ export function makeApi(createGlue, payload) {
     if (live) retire(live, "citemark was reset (reset())");
   }
 
-  return { render, adapt, createStream, ready, init, memoryBytes, reset };
+  // What the components (citemark/react/core, …) take as `api`: one object, so
+  // that passing it keeps nothing else of the entry in a bundle (a namespace,
+  // `import * as`, would keep the lite entries' `adapt` and its own wasm).
+  const engine = Object.freeze({ createStream, render, ready });
+
+  return { render, adapt, createStream, ready, init, memoryBytes, reset, engine };
 }

@@ -12,4 +12,4 @@ import { fetchModule, makeApi } from "./api.js";
 const wasm = new URL("../dist/default/citemark.wasm", import.meta.url);
 
 // The API's documentation is in async.d.ts (and api.js).
-export const { render, adapt, createStream, ready, init, memoryBytes, reset } = makeApi(createGlue, () => fetchModule(wasm));
+export const { render, adapt, createStream, ready, init, memoryBytes, reset, engine } = makeApi(createGlue, () => fetchModule(wasm));

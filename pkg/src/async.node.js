@@ -9,4 +9,4 @@ import { makeApi } from "./api.js";
 const wasm = readFileSync(new URL("../dist/default/citemark.wasm", import.meta.url));
 
 // The API's documentation is in async.d.ts (and api.js).
-export const { render, adapt, createStream, ready, init, memoryBytes, reset } = makeApi(createGlue, wasm);
+export const { render, adapt, createStream, ready, init, memoryBytes, reset, engine } = makeApi(createGlue, wasm);

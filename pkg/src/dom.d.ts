@@ -73,9 +73,13 @@ export interface PatchOptions {
   typeset?: (element: Element) => void;
 }
 
-/** Where `mountStream` gets its stream (`import * as lite from "citemark/lite"`), and `typeset` (see `PatchOptions`). */
+/** Where `mountStream` gets its stream, and `typeset` (see `PatchOptions`). */
 export interface MountOptions {
-  api?: { createStream(options?: Options | null): Stream };
+  /**
+   * The engine: an entry's `engine` (`import { engine } from "citemark/lite/async"`). Required from
+   * citemark/dom/core; from citemark/dom, optional (default: `citemark`, bundled either way).
+   */
+  api: { createStream(options?: Options | null): Stream };
   typeset?: (element: Element) => void;
 }
 
@@ -109,8 +113,8 @@ export interface StreamView {
 
 /**
  * Streams a message into `element` (emptied first) with a stream created
- * with `options` (by this package's default entry, or `api.createStream`);
- * with `options.trustedTypes`, its HTML goes in as TrustedHTML.
- * @throws TypeError when `options` do not fit `Options`.
+ * with `options` by `mount.api.createStream`; with `options.trustedTypes`,
+ * its HTML goes in as TrustedHTML.
+ * @throws TypeError when `options` do not fit `Options`, or `mount.api` has no `createStream`.
  */
-export function mountStream(element: Element, options?: Options | null, mount?: MountOptions): StreamView;
+export function mountStream(element: Element, options: Options | null | undefined, mount: MountOptions): StreamView;

@@ -1,6 +1,8 @@
 // citemark/dom: applies a stream's patches to an element, with DOM work
 // proportional to each patch: what is appended is parsed once and added,
-// only the tail's own nodes are replaced, nothing is parsed twice.
+// only the tail's own nodes are replaced, nothing is parsed twice. This
+// module is `citemark/dom/core`: `mountStream` takes its engine as `api`;
+// `citemark/dom` (src/default/dom.js) defaults it to the default entry.
 //
 // The patch protocol (index.d.ts `Patch`, docs/streaming.md): `rewind`
 // withdraws what was appended since the mark, `mark` remembers this place
@@ -31,7 +33,7 @@
 // `apply` takes only the frozen patches of a stream created with
 // `trustedTypes: true`, `setTail` only a TrustedHTML.
 
-import { createStream } from "./index.js";
+import { expectEngine } from "./engine.js";
 import { isIssued, isTrustedHTML, trustedHTML } from "./trusted.js";
 
 const ELEMENT = 1;
@@ -330,12 +332,13 @@ export function mountPatches(element, { trustedTypes = false, typeset } = {}) {
 
 /**
  * Streams a message into `element` (emptied first): a stream created with
- * `options` (by `api.createStream`, default this package's default entry),
- * each patch applied with `mountPatches` (with Trusted Types when
- * `options.trustedTypes`, typesetting appended math with `typeset`).
+ * `options` by `api.createStream` (the engine: this module imports none;
+ * `citemark/dom` passes the default entry's), each patch applied with
+ * `mountPatches` (with Trusted Types when `options.trustedTypes`,
+ * typesetting appended math with `typeset`).
  */
 export function mountStream(element, options, { api, typeset } = {}) {
-  const stream = (api ? api.createStream : createStream)(options);
+  const stream = expectEngine(api, "mountStream").createStream(options);
   const view = mountPatches(element, { trustedTypes: options?.trustedTypes === true, typeset });
   let stale = false;
   let finished = false;

@@ -7,4 +7,4 @@ import payload from "../dist/default/citemark.wasm.js";
 import { makeApi } from "./api.js";
 
 // The API's documentation is in index.d.ts / lite.d.ts (and api.js).
-export const { render, adapt, createStream, ready, init, memoryBytes, reset } = makeApi(createGlue, payload);
+export const { render, adapt, createStream, ready, init, memoryBytes, reset, engine } = makeApi(createGlue, payload);

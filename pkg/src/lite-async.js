@@ -12,7 +12,7 @@ import { fetchModule, makeApi } from "./api.js";
 const wasm = new URL("../dist/lite/citemark.wasm", import.meta.url);
 
 // The API's documentation is in async.d.ts (and api.js).
-export const { render, createStream, ready, init, memoryBytes, reset } = makeApi(createGlue, () => fetchModule(wasm));
+export const { render, createStream, ready, init, memoryBytes, reset, engine } = makeApi(createGlue, () => fetchModule(wasm));
 // The lite wasm leaves the adapters out: `adapt` has a wasm of its own,
 // compiled on its first call, and bundled only where it is used.
 export { adapt } from "./adapters.js";

@@ -9,7 +9,7 @@ import { makeApi } from "./api.js";
 const wasm = readFileSync(new URL("../dist/lite/citemark.wasm", import.meta.url));
 
 // The API's documentation is in async.d.ts (and api.js).
-export const { render, createStream, ready, init, memoryBytes, reset } = makeApi(createGlue, wasm);
+export const { render, createStream, ready, init, memoryBytes, reset, engine } = makeApi(createGlue, wasm);
 // The lite wasm leaves the adapters out: `adapt` has a wasm of its own,
 // compiled on its first call, and bundled only where it is used.
 export { adapt } from "./adapters.js";

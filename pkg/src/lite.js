@@ -7,7 +7,7 @@ import payload from "../dist/lite/citemark.wasm.js";
 import { makeApi } from "./api.js";
 
 // The API's documentation is in index.d.ts / lite.d.ts (and api.js).
-export const { render, createStream, ready, init, memoryBytes, reset } = makeApi(createGlue, payload);
+export const { render, createStream, ready, init, memoryBytes, reset, engine } = makeApi(createGlue, payload);
 // The lite wasm leaves the adapters out: `adapt` has a wasm of its own,
 // compiled on its first call, and bundled only where it is used.
 export { adapt } from "./adapters.js";

@@ -11,8 +11,11 @@ export interface MessageState {
 }
 
 export interface MessageOptions {
-  /** Where streams come from: `import * as lite from "citemark/lite"`. Default: `citemark`. */
-  api?: { createStream(options?: Options | null): Stream };
+  /**
+   * The engine streams come from: an entry's `engine` (`import { engine } from "citemark/lite/async"`).
+   * Required from citemark/message/core; from citemark/message, optional (default: `citemark`).
+   */
+  api: { createStream(options?: Options | null): Stream };
   /** Called after the index or the placeholders changed; `frame` when from an animation frame. */
   onChange?: (state: MessageState, when: { frame: boolean }) => void;
   /** Typesets each math element once it is committed (see citemark/dom's `PatchOptions.typeset`). */
@@ -46,5 +49,8 @@ export interface Message {
   destroy(): void;
 }
 
-/** Mounts a message into `element` (emptied first, then owned by the message). */
-export function mountMessage(element: Element, options?: MessageOptions): Message;
+/**
+ * Mounts a message into `element` (emptied first, then owned by the message).
+ * @throws TypeError when `options.api` has no `createStream`.
+ */
+export function mountMessage(element: Element, options: MessageOptions): Message;

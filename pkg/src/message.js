@@ -1,7 +1,9 @@
 // citemark/message: a message element fed the accumulated text of a streamed
 // answer, as chat SDKs hand it out (the whole text so far, on every token).
 // The framework components (citemark/react, citemark/svelte) are thin shells
-// over it.
+// over it. This module is `citemark/message/core`: it takes its engine as
+// `api` and imports none; `citemark/message` (src/default/message.js)
+// defaults it to the default entry.
 //
 // Each update names the text so far. When it extends what was pushed, only
 // the new suffix is pushed to the stream; otherwise (an edit, a regenerate,
@@ -14,6 +16,7 @@
 // starts over.
 
 import { mountStream } from "./dom.js";
+import { expectEngine } from "./engine.js";
 
 const PLACEHOLDER = "citation-icon";
 
@@ -40,12 +43,14 @@ function sourcesKeys(sources) {
 }
 
 /**
- * Mounts a message into `element` (emptied first, then owned). `onChange`
+ * Mounts a message into `element` (emptied first, then owned), its streams
+ * created by `api.createStream` (the engine, required). `onChange`
  * is called after the citation index or the icon placeholders changed, with
  * `{citations, slots}` and `{frame}` (true when called from an animation
  * frame rather than from `update`).
  */
 export function mountMessage(element, { api, onChange, typeset } = {}) {
+  expectEngine(api, "mountMessage");
   /** The last update's wishes. */
   let target = null;
   /** What the stream holds: its view, the text pushed, its options and sources. */

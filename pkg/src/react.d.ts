@@ -16,7 +16,7 @@ export function useCitationPortals(
   renderIcon: (citation: Citation | null) => ReactNode,
 ): ReactPortal[];
 
-/** Where a message's streams come from: `import * as lite from "citemark/lite"`. Default: `citemark`. */
+/** The engine: an entry's functions, as its `engine` (`import { engine } from "citemark/lite/async"`, after `await engine.ready`). */
 export interface MessageApi {
   createStream(options?: Options | null): Stream;
   render(markdown: string, options?: Options | null): { html: string };
@@ -32,7 +32,11 @@ export interface StreamedMessage {
   options?: Options | null;
   /** While true, repaints wait for animation frames; false finishes the message. Default false. */
   streaming?: boolean;
-  api?: MessageApi;
+  /**
+   * The engine. Required from citemark/react/core, which imports none; from
+   * citemark/react, optional (default: `citemark`, bundled either way).
+   */
+  api: MessageApi;
 }
 
 export interface UseCitemark {

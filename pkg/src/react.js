@@ -1,14 +1,17 @@
 // citemark/react: the hydration core as React hooks, and a streamed message
 // as a component (CitemarkMessage) over a hook (useCitemark). React (and
 // react-dom, for portals) are optional peer dependencies: only this entry
-// imports them.
+// imports them. This module is `citemark/react/core`: the message takes its
+// engine as `api` (required) and imports none, so that a bundle holds only
+// the engine the app passes; `citemark/react` (src/default/react.js)
+// defaults it to the default entry.
 
 import { Fragment, createElement, memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { createPortal, flushSync } from "react-dom";
 import { hydrate, citationOf } from "./hydrate.js";
 import { mountMessage } from "./message.js";
+import { expectEngine } from "./engine.js";
 import { trustedHTML } from "./trusted.js";
-import * as defaultApi from "./index.js";
 
 // No layout effects on a server (React 18 warns of them there): nothing runs there anyway.
 const useClientLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
@@ -75,15 +78,16 @@ function slotKey(slot) {
 
 /**
  * Streams the accumulated text `markdown` into the element `ref` is put on
- * (citemark/message): only a new suffix is pushed, other text starts over,
- * patches are applied to the DOM at most once per animation frame, and the
- * message is finished when `streaming` is false. Returns `{ref, html,
+ * (citemark/message, with the engine `api`): only a new suffix is pushed,
+ * other text starts over, patches are applied to the DOM at most once per
+ * animation frame, and the message is finished when `streaming` is false. Returns `{ref, html,
  * citations, slots}`: `html` is for `dangerouslySetInnerHTML` (the final
  * HTML when rendered on a server, `""` in a browser, where the stream owns
  * the element's children), `citations` the committed part's index, `slots`
  * the icon placeholders (tail included).
  */
 export function useCitemark({ markdown, sources, mode, options, streaming = false, api } = {}) {
+  expectEngine(api, "useCitemark", ["createStream", "render"]);
   const ref = useRef(null);
   const message = useRef(null);
   const [state, setState] = useState(EMPTY);
@@ -91,7 +95,7 @@ export function useCitemark({ markdown, sources, mode, options, streaming = fals
   // (with `options.trustedTypes`, React's innerHTML gets an empty TrustedHTML: Trusted Types pages).
   const [html] = useState(() =>
     typeof document === "undefined"
-      ? (api ?? defaultApi).render(markdown ?? "", merged(options, sources, mode)).html
+      ? api.render(markdown ?? "", merged(options, sources, mode)).html
       : options?.trustedTypes === true
         ? trustedHTML("")
         : "",

@@ -32,8 +32,12 @@ export interface CitemarkParams extends HydrateOptions {
    * its `citation` (whose `occurrence` and `source` are null while it is in the tail).
    */
   icon?: CitationComponent;
-  /** Where streams come from (read once, at mount): `import * as lite from "citemark/lite"`. */
-  api?: { createStream(options?: Options | null): Stream };
+  /**
+   * The engine streams come from (read once, at mount): an entry's `engine`
+   * (`import { engine } from "citemark/lite/async"`). Required from citemark/svelte/core; from
+   * citemark/svelte, optional (default: `citemark`, bundled either way).
+   */
+  api: { createStream(options?: Options | null): Stream };
 }
 
 /**

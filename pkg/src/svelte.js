@@ -4,6 +4,10 @@
 //   <div use:citations={{ citations, onActivate, resolve }}>{@html html}</div>
 //   <div use:citemark={{ markdown, sources, mode: "icon", streaming, onActivate, icon: Icon }}></div>
 //
+// This module is `citemark/svelte/core`: `citemark` takes its engine as
+// `api` (required) and imports none; `citemark/svelte` (src/default/svelte.js)
+// defaults it to the default entry.
+//
 // An action is just (node, params) => {update, destroy}; `mount` and
 // `unmount` (Svelte 5) put the `icon` component into each placeholder. They
 // are looked up on the module's namespace when used, so that Svelte 4 apps
@@ -42,9 +46,9 @@ function describe(citation) {
 
 /**
  * Streams the accumulated text `params.markdown` into `node`
- * (citemark/message: only a new suffix is pushed, other text starts over,
- * at most one repaint per animation frame, finished when `streaming` is
- * false), hydrates its citations (`onActivate`, `resolve`) and mounts
+ * (citemark/message, with the engine `params.api`: only a new suffix is
+ * pushed, other text starts over, at most one repaint per animation frame,
+ * finished when `streaming` is false), hydrates its citations (`onActivate`, `resolve`) and mounts
  * `params.icon` into each icon placeholder, tail included, with a
  * `citation` prop.
  */

@@ -5,6 +5,7 @@ import type { Adapted, CitationIndex, Occurrence, Options, Patch, Source, Source
 import { render as renderLite } from "citemark/lite";
 import * as asyncEntry from "citemark/async";
 import * as liteAsync from "citemark/lite/async";
+import type { Engine } from "citemark/lite/async";
 import { adapt as adaptAlone } from "citemark/adapters";
 import type { Adapted as AdaptedAlone } from "citemark/adapters";
 
@@ -77,6 +78,8 @@ async function loadedAsync(): Promise<string> {
   await asyncEntry.ready;
   await liteAsync.init();
   const stream: Stream = liteAsync.createStream({ sources });
+  const engine: Engine = liteAsync.engine;
+  await engine.ready;
   return asyncEntry.render("x [1]", options).html + stream.finish().append;
 }
 

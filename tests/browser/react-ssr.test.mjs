@@ -21,7 +21,7 @@ register(`data:text/javascript,${encodeURIComponent(hook)}`);
 
 const { createElement, version } = await import("react");
 const { renderToString } = await import("react-dom/server");
-const { CitemarkMessage } = await import("../../pkg/src/react.js");
+const { CitemarkMessage } = await import("../../pkg/src/default/react.js");
 const { render } = await import("../../pkg/src/index.js");
 
 test("React 18's renderToString gives render()'s HTML, streaming or not, and logs nothing", () => {

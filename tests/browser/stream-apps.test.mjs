@@ -50,7 +50,7 @@ function prefixes(text) {
 async function stream(page, updates, { perFrame = 4, sources: given = sources, fresh = true, finish = true } = {}) {
   return page.evaluate(
     async ({ updates, perFrame, given, fresh, finish }) => {
-      const { mountStream } = await import("/citemark/src/dom.js");
+      const { mountStream } = await import("/citemark/src/default/dom.js");
       const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
       const app = () => document.querySelector(".streamed .citemark");
       /** The app's element as HTML, the icons portalled into the placeholders left out. */

@@ -1,4 +1,4 @@
-// The declarations in pkg/src (types.d.ts, hydrate/svelte/react.d.ts):
+// The declarations in pkg/src (types.d.ts, hydrate/svelte/react.d.ts, default/):
 // strict TypeScript must accept types/usage.ts, an app's use of every entry
 // point, including its @ts-expect-error lines (what the types must reject).
 
@@ -24,7 +24,7 @@ test("the declarations type an app's use of every entry point (tsc --strict)", a
 
 test("the declarations never say `any`", () => {
   const dir = path.join(REPO, "pkg/src");
-  const files = readdirSync(dir).filter((f) => f.endsWith(".d.ts"));
+  const files = readdirSync(dir, { recursive: true }).filter((f) => f.endsWith(".d.ts"));
   assert.ok(files.length >= 4, `declarations found: ${files}`);
   for (const file of files) {
     const code = readFileSync(path.join(dir, file), "utf8").replace(/\/\/.*|\/\*[\s\S]*?\*\//g, "");

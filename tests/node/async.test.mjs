@@ -19,7 +19,10 @@ const require = createRequire(import.meta.url);
 
 test("the async entries export the documented API and are ready on import under Node", async () => {
   for (const entry of [asyncEntry, liteAsync]) {
-    assert.deepEqual(Object.keys(entry).sort(), ["adapt", "createStream", "init", "memoryBytes", "ready", "render", "reset"]);
+    assert.deepEqual(Object.keys(entry).sort(), ["adapt", "createStream", "engine", "init", "memoryBytes", "ready", "render", "reset"]);
+    // The components' `api`: the entry's own functions, in one frozen object.
+    assert.deepEqual(entry.engine, { createStream: entry.createStream, render: entry.render, ready: entry.ready });
+    assert.ok(Object.isFrozen(entry.engine));
     assert.ok(entry.memoryBytes() > 0, "instantiated on import, before ready is awaited");
     await entry.ready;
   }

@@ -4,7 +4,9 @@
 // webpack 5 (production), each with no configuration about wasm, and run in
 // headless Chromium; so is one importing the asynchronous entries
 // (`citemark/async`, `citemark/lite/async`), whose .wasm the bundler must emit
-// as an asset and the page fetch and compile. Skipped loudly without
+// as an asset and the page fetch and compile; and a React app streaming
+// with citemark/react/core and citemark/lite/async, whose build must hold
+// the lite engine alone. Skipped loudly without
 // /usr/bin/chromium (fails under CI=true).
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -248,6 +250,61 @@ main();
   const server = await serveStatic(join(dir, "dist"));
   try {
     assert.deepEqual(await resultOf(`http://127.0.0.1:${server.address().port}/`), { icons: ["One", "Two", "One"], shown: "Two", same: true });
+  } finally {
+    server.close();
+  }
+});
+
+test("a Vite React app streaming with citemark/react/core and citemark/lite/async ships the lite engine alone", { skip }, async () => {
+  const dir = app("vite-react-core");
+  const text = "Rates fell [1] <b>a lot</b>.\n\n| a | b |\n|---|---|\n| x [1] | y |\n";
+  const sources = [{ title: "One", href: "https://one.example/" }];
+  writeFileSync(
+    join(dir, "main.jsx"),
+    `import { createRoot } from "react-dom/client";
+import { flushSync } from "react-dom";
+import { engine, render } from "citemark/lite/async";
+import { CitemarkMessage } from "citemark/react/core";
+
+const text = ${JSON.stringify(text)};
+const sources = ${JSON.stringify(sources)};
+async function main() {
+  let missing;
+  try { CitemarkMessage({ markdown: "x" }); } catch (e) { missing = e.constructor.name + ": " + e.message.split(" (")[0]; }
+  await engine.ready;
+  const root = createRoot(document.getElementById("root"));
+  for (let at = 4; at < text.length; at += 4) {
+    flushSync(() => root.render(<CitemarkMessage api={engine} markdown={text.slice(0, at)} sources={sources} streaming />));
+    if (at % 16 === 0) await new Promise(requestAnimationFrame);
+  }
+  flushSync(() => root.render(<CitemarkMessage api={engine} markdown={text} sources={sources} streaming={false} />));
+  const html = document.querySelector(".citemark").innerHTML;
+  const template = document.createElement("template");
+  template.innerHTML = render(text, { sources }).html;
+  window.result = { html, same: html === template.innerHTML, missing };
+}
+main().catch((e) => { window.result = { error: String(e) }; });
+`,
+  );
+  writeFileSync(join(dir, "index.html"), '<!doctype html><meta charset="utf-8"><div id="root"></div><script type="module" src="./main.jsx"></script>');
+  const { build } = await import("vite");
+  await build({ root: dir, logLevel: "warn", configFile: false });
+  const dist = join(dir, "dist");
+  const wasm = readdirSync(dist, { recursive: true }).filter((f) => f.endsWith(".wasm"));
+  assert.equal(wasm.length, 1, `one .wasm asset: ${wasm}`);
+  const lite = readFileSync(join(process.cwd(), "node_modules", "citemark", "dist", "lite", "citemark.wasm"));
+  assert.ok(readFileSync(join(dist, wasm[0])).equals(lite), "the asset is the lite entry's wasm");
+  // React and citemark's glue: ~0.2 MB; the default entry's inlined wasm alone would be 1.6 MB,
+  // the adapters' (which `adapt` of a lite entry's namespace would keep) 0.4 MB.
+  const js = filesByType(dist)[".js"];
+  assert.ok(js.bytes < 400_000, `no base64 payload in the JS: ${JSON.stringify(js)}`);
+  const server = await serveStatic(dist);
+  try {
+    const result = await resultOf(`http://127.0.0.1:${server.address().port}/`);
+    assert.equal(result.error, undefined);
+    assert.equal(result.missing, "TypeError: api: useCitemark needs an entry's functions");
+    assert.ok(result.html.includes("&lt;b&gt;"), `lite escapes raw HTML: ${result.html}`);
+    assert.equal(result.same, true, "the streamed DOM is render()'s");
   } finally {
     server.close();
   }

@@ -16,7 +16,10 @@ const MODES = [
 
 test("the entries export the documented API and are ready on import", async () => {
   for (const entry of [citemark, lite]) {
-    assert.deepEqual(Object.keys(entry).sort(), ["adapt", "createStream", "init", "memoryBytes", "ready", "render", "reset"]);
+    assert.deepEqual(Object.keys(entry).sort(), ["adapt", "createStream", "engine", "init", "memoryBytes", "ready", "render", "reset"]);
+    // The components' `api`: the entry's own functions, in one frozen object.
+    assert.deepEqual(entry.engine, { createStream: entry.createStream, render: entry.render, ready: entry.ready });
+    assert.ok(Object.isFrozen(entry.engine));
     await entry.ready;
     assert.equal(await entry.init(), undefined);
   }

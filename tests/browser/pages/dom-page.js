@@ -2,7 +2,7 @@
 // render for page.evaluate() calls (served from pkg/src and pkg/dist as built).
 import * as citemark from "/pkg/src/index.js";
 import * as lite from "/pkg/src/lite.js";
-import { mountPatches, mountStream } from "/pkg/src/dom.js";
+import { mountPatches, mountStream } from "/pkg/src/default/dom.js";
 
 window.test = {
   citemark,

@@ -5,8 +5,8 @@
 import { createElement as h } from "react";
 import { createRoot, flushSync } from "react-dom";
 import * as citemark from "/pkg/src/index.js";
-import { CitemarkMessage } from "/pkg/src/react.js";
-import { citemark as citemarkAction } from "/pkg/src/svelte.js";
+import { CitemarkMessage } from "/pkg/src/default/react.js";
+import { citemark as citemarkAction } from "/pkg/src/default/svelte.js";
 
 const violations = [];
 document.addEventListener("securitypolicyviolation", (event) => {

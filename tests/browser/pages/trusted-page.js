@@ -3,7 +3,7 @@
 // package's entries and DOM helpers for page.evaluate() calls, plus a record
 // of every CSP violation the page reports.
 import * as citemark from "/pkg/src/index.js";
-import { mountPatches, mountStream } from "/pkg/src/dom.js";
+import { mountPatches, mountStream } from "/pkg/src/default/dom.js";
 
 const violations = [];
 document.addEventListener("securitypolicyviolation", (event) => {

@@ -29,9 +29,10 @@ const FILES = {
   "/vendor/react.js": path.join(HERE, "node_modules/react/umd/react.development.js"),
   "/vendor/react-dom.js": path.join(HERE, "node_modules/react-dom/umd/react-dom.development.js"),
 };
-// Every module of the package (citemark/react and citemark/svelte import the streaming ones).
-for (const name of readdirSync(path.join(REPO, "pkg/src")).filter((f) => f.endsWith(".js"))) {
-  FILES[`/pkg/src/${name}`] = path.join(REPO, "pkg/src", name);
+// Every module of the package (citemark/react and citemark/svelte import the streaming ones;
+// src/default/ holds the entries bound to the default engine).
+for (const name of readdirSync(path.join(REPO, "pkg/src"), { recursive: true }).filter((f) => f.endsWith(".js"))) {
+  FILES[`/pkg/src/${name.split(path.sep).join("/")}`] = path.join(REPO, "pkg/src", name);
 }
 for (const name of ["citemark.js", "citemark.wasm.js"]) {
   FILES[`/pkg/dist/default/${name}`] = path.join(REPO, "pkg/dist/default", name);

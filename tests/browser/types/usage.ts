@@ -1,13 +1,21 @@
 // Compiled (never run) by types.test.mjs: the declarations in pkg/src must
 // type what an app writes, and reject what it must not.
 import { hydrate, citationOf, isSafeHref, type Citation, type CitationIndex } from "../../../pkg/src/hydrate.js";
-import { citations as action, citemark, type CitationComponent } from "../../../pkg/src/svelte.js";
-import { CitemarkMessage, useCitationPortals, useCitations, useCitemark } from "../../../pkg/src/react.js";
-import { mountMessage, type Message as StreamedMessage } from "../../../pkg/src/message.js";
+// The entries bound to the default engine (citemark/svelte, /react, /message, /dom: pkg/src/default/).
+import { citations as action, citemark, type CitationComponent } from "../../../pkg/src/default/svelte.js";
+import { CitemarkMessage, useCitationPortals, useCitations, useCitemark } from "../../../pkg/src/default/react.js";
+import { mountMessage, type Message as StreamedMessage } from "../../../pkg/src/default/message.js";
 // (Apps import it as "citemark/svelte/CitemarkMessage.svelte", whose `types` is this file.)
-import CitemarkMessageSvelte from "../../../pkg/src/CitemarkMessage.svelte.js";
+import CitemarkMessageSvelte from "../../../pkg/src/default/CitemarkMessage.svelte.js";
 import type { Occurrence, SourceUse } from "../../../pkg/src/types.js";
-import { mountPatches, mountStream, type PatchView, type StreamView } from "../../../pkg/src/dom.js";
+import { mountPatches, mountStream, type PatchView, type StreamView } from "../../../pkg/src/default/dom.js";
+// Their engine-free cores (citemark/svelte/core, …), which take the engine as `api`.
+import { citemark as citemarkCore } from "../../../pkg/src/svelte.js";
+import { CitemarkMessage as CitemarkMessageCore, useCitemark as useCitemarkCore, type MessageApi } from "../../../pkg/src/react.js";
+import { mountMessage as mountMessageCore } from "../../../pkg/src/message.js";
+import CitemarkMessageSvelteCore from "../../../pkg/src/CitemarkMessage.svelte.js";
+import { mountStream as mountStreamCore } from "../../../pkg/src/dom.js";
+import { engine as liteEngine } from "../../../pkg/lite.js";
 import { createElement, useRef, type ReactPortal } from "react";
 
 declare const index: CitationIndex;
@@ -93,6 +101,20 @@ patches.changeTail(view.stream.tailChange());
 patches.setTail("<p>z</p>");
 const withLite: StreamView = mountStream(root, null, { api: { createStream: (options) => view.stream } });
 
+// The cores with an engine (an entry's functions, as `import * as lite from "citemark/lite/async"` gives them).
+declare const engine: MessageApi;
+export function LiteAnswer({ text }: { text: string }) {
+  const own = useCitemarkCore({ markdown: text, api: engine });
+  return createElement(CitemarkMessageCore, { markdown: text, mode: "icon", api: engine, className: own.html });
+}
+const coreMessage: StreamedMessage = mountMessageCore(root, { api: engine });
+const coreView: StreamView = mountStreamCore(root, { mode: "icon" }, { api: engine });
+citemarkCore(root, { markdown: "Hi", api: engine }).destroy();
+// An entry's `engine` is what they take.
+createElement(CitemarkMessageCore, { markdown: "Hi", api: liteEngine });
+mountStreamCore(root, null, { api: liteEngine }).destroy();
+CitemarkMessageSvelteCore(internals, { markdown: "Hi [1]", api: engine });
+
 // What the declarations must reject.
 // @ts-expect-error: kind is a closed set
 const badKind: Citation["kind"] = "footnote";
@@ -108,5 +130,15 @@ mountStream(root, { mode: "fancy" });
 createElement(CitemarkMessage, { sources: [] });
 // @ts-expect-error: a mode citemark knows
 citemark(root, { markdown: "", mode: "fancy" });
+// @ts-expect-error: the cores need their engine
+createElement(CitemarkMessageCore, { markdown: "x" });
+// @ts-expect-error: the cores need their engine
+mountStreamCore(root, null);
+// @ts-expect-error: the cores need their engine
+mountMessageCore(root, { onChange: () => undefined });
+// @ts-expect-error: the cores need their engine
+citemarkCore(root, { markdown: "" });
+// @ts-expect-error: the cores need their engine
+CitemarkMessageSvelteCore(internals, { markdown: "Hi" });
 
-void [tip, pure, safe, uses, badKind, pushed, finalTail, cited, withLite, slotCount];
+void [tip, pure, safe, uses, badKind, pushed, finalTail, cited, withLite, slotCount, coreMessage, coreView];

@@ -334,7 +334,38 @@ pub(super) fn text_is_settled(html: &str) -> bool {
 
 pub(super) fn text_run_is_settled(text: &str) -> bool {
     // (A `$` may yet pair with one typed later: math.)
-    !has_any_byte(text, b"*_~`[]$") && !text.contains("&lt;")
+    !has_any_byte(text, b"*_~`$") && !text.contains("&lt;") && brackets_are_closed(text)
+}
+
+/// Whether every `[` in the text `text` is closed by a `]` after which
+/// nothing typed later can make a link of them: a space or punctuation
+/// follows it in the same text (`[citation needed], as`), not a `(` or `[`
+/// (a link's destination or label to come) nor a `:` (a definition), nor
+/// the end of the text. The parser left them literal: only a definition of
+/// their label could still change them, and a definition is written on a
+/// line of its own, which the tail does not settle across. A `]` with no
+/// `[` before it pairs with none later.
+fn brackets_are_closed(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut open = 0usize;
+    for at in memchr::memchr2_iter(b'[', b']', bytes) {
+        if bytes[at] == b'[' {
+            open += 1;
+            continue;
+        }
+        let Some(inner) = open.checked_sub(1) else {
+            continue;
+        };
+        open = inner;
+        let after = bytes.get(at + 1).copied();
+        let closes = after.is_some_and(|b| {
+            b == b' ' || b.is_ascii_punctuation() && !matches!(b, b'(' | b'[' | b':' | b'&')
+        });
+        if !closes {
+            return false;
+        }
+    }
+    open == 0
 }
 
 /// The inline content of the innermost block that `head` leaves open.
@@ -434,8 +465,18 @@ mod tests {
         assert!(text_is_settled("a <strong>b</strong> <code>x_*y</code>"));
         assert!(text_is_settled(r#"<a data-citation-key="call_1">1</a>"#));
         assert!(!text_is_settled("a * b"));
-        assert!(!text_is_settled("see [7] and"));
         assert!(!text_is_settled("a &lt;b"));
+        // Brackets the parser left literal, closed where nothing typed
+        // later makes a link of them.
+        assert!(text_is_settled(
+            "see [7] and [citation needed], as [a [b] c]."
+        ));
+        for open in [
+            "see [7", "see [7]", "see [7](", "see [7][", "[a]: ", "[a [b] c", "[a]&amp;",
+        ] {
+            assert!(!text_is_settled(open), "{open}");
+        }
+        assert!(text_is_settled("a] b"), "a `]` that no `[` opened");
     }
 
     #[test]

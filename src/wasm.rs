@@ -163,8 +163,8 @@ pub struct WasmStream {
     inner: Stream,
     /// The last push's `append` and `citations`, when it had any.
     committed: Option<Parts>,
-    /// The last tail change's depth and `before`.
-    change: (u32, u32),
+    /// Where the last tail change goes ([`WasmStream::change_at`]).
+    change_at: u32,
 }
 
 #[wasm_bindgen]
@@ -175,7 +175,7 @@ impl WasmStream {
         Ok(WasmStream {
             inner: Stream::new(options(options_json)?),
             committed: None,
-            change: (0, 0),
+            change_at: 0,
         })
     }
 
@@ -192,12 +192,14 @@ impl WasmStream {
     }
 
     /// [`Stream::push_deferred`]: its patch waits in
-    /// [`WasmStream::committed`].
+    /// [`WasmStream::committed`]; whether it holds anything. (Most pushes
+    /// commit nothing: then JS does not ask for it.)
     #[wasm_bindgen(js_name = pushDeferred)]
-    pub fn push_deferred(&mut self, chunk: &str) -> Result<(), String> {
+    pub fn push_deferred(&mut self, chunk: &str) -> Result<bool, String> {
         test_trap(chunk);
         let patch = self.inner.push_deferred(chunk);
-        self.keep_committed(patch)
+        self.keep_committed(patch)?;
+        Ok(self.committed.is_some())
     }
 
     /// The last push's `append`, `steps`, `citations`, `rewind` and
@@ -213,38 +215,33 @@ impl WasmStream {
 
     /// [`Stream::tail_change`]: the HTML to insert or to replace the tail
     /// with, or `undefined` when the tail is the same; where it goes is
-    /// then [`WasmStream::change_depth`] and [`WasmStream::change_before`].
+    /// then [`WasmStream::change_at`].
     #[wasm_bindgen(js_name = tailChange)]
     pub fn tail_change(&mut self) -> Option<String> {
-        let (html, depth, before) = match self.inner.tail_change() {
+        let (html, at) = match self.inner.tail_change() {
             TailChange::Insert {
                 html,
                 depth,
                 before,
-            } => (html, depth, before),
-            TailChange::Replace(html) => (html, usize::MAX, 0),
+            } => match insert_at(depth, before) {
+                Some(at) => (html, at),
+                // (Past what the packing holds, which no tail reaches.)
+                None => (self.inner.shown_tail(), REPLACES),
+            },
+            TailChange::Replace(html) => (html, REPLACES),
             _ => return None,
         };
-        // (Depths beyond a wasm32 count do not occur; `before` is end tags,
-        // ASCII, so its bytes are its UTF-16 units.)
-        self.change = (
-            u32::try_from(depth).unwrap_or(u32::MAX),
-            u32::try_from(before).unwrap_or(u32::MAX),
-        );
+        self.change_at = at;
         Some(html.to_owned())
     }
 
-    /// The last [`WasmStream::tail_change`]'s depth: how many elements into
-    /// the tail it is inserted; `0xFFFFFFFF` when it replaces the tail.
-    #[wasm_bindgen(js_name = changeDepth)]
-    pub fn change_depth(&self) -> u32 {
-        self.change.0
-    }
-
-    /// The last insert's `before`: the UTF-16 units of the tail after it.
-    #[wasm_bindgen(js_name = changeBefore)]
-    pub fn change_before(&self) -> u32 {
-        self.change.1
+    /// Where the last [`WasmStream::tail_change`] goes, in one number (one
+    /// call per push less): `0xFFFFFFFF` when it replaces the tail, else
+    /// its depth in the low 8 bits and its `before` (UTF-16 units, which
+    /// are its bytes: end tags are ASCII) above them.
+    #[wasm_bindgen(js_name = changeAt)]
+    pub fn change_at(&self) -> u32 {
+        self.change_at
     }
 
     /// [`Stream::open_end_tags`].
@@ -278,6 +275,19 @@ impl WasmStream {
     pub fn provisional_index(&self) -> Result<String, String> {
         to_json(&self.inner.provisional_index())
     }
+}
+
+/// [`WasmStream::change_at`] of a change that replaces the tail.
+const REPLACES: u32 = u32::MAX;
+
+/// [`WasmStream::change_at`] of an insert `depth` deep before `before`
+/// bytes, if they fit.
+fn insert_at(depth: usize, before: usize) -> Option<u32> {
+    let depth = u32::try_from(depth).ok().filter(|&depth| depth < 0x100)?;
+    let before = u32::try_from(before)
+        .ok()
+        .filter(|&before| before < 1 << 24)?;
+    Some(depth | before << 8)
 }
 
 impl WasmStream {

@@ -101,7 +101,7 @@ function rendered(parts) {
 const STEP_KINDS = ["open", "html", "close"];
 const REWIND = 1;
 const MARK = 2;
-/** `WasmStream.changeDepth()` of a tail change that replaces the tail. */
+/** `WasmStream.changeAt()` of a tail change that replaces the tail (else: depth in the low 8 bits, `before` above). */
 const REPLACES = 0xffffffff;
 
 /**
@@ -379,10 +379,7 @@ export function makeApi(createGlue, payload) {
     pushDeferred(chunk) {
       this.#check("pushDeferred", true);
       const text = this.#take(chunk);
-      const result = this.#run("pushDeferred", text, (inner) => {
-        inner.pushDeferred(text);
-        return this.#committed(inner);
-      });
+      const result = this.#run("pushDeferred", text, (inner) => (inner.pushDeferred(text) ? this.#committed(inner) : nothing()));
       this.#pushed += text.length;
       return this.#out(result);
     }
@@ -407,9 +404,8 @@ export function makeApi(createGlue, payload) {
         const html = inner.tailChange();
         if (html === undefined) return undefined;
         const value = this.#trusted ? trustedHTML(html) : html;
-        const depth = inner.changeDepth();
-        if (depth === REPLACES) return this.#trusted ? Object.freeze({ replace: value }) : { replace: value };
-        const change = { insert: value, depth, before: inner.changeBefore() };
+        const at = inner.changeAt();
+        const change = at === REPLACES ? { replace: value } : { insert: value, depth: at & 0xff, before: at >>> 8 };
         return this.#trusted ? Object.freeze(change) : change;
       });
     }

@@ -640,6 +640,12 @@ impl Stream {
         found.in_tail(&self.shown_tail)
     }
 
+    /// The tail as [`Stream::tail_change`] last handed it over (what a
+    /// host applying the changes shows).
+    pub fn shown_tail(&self) -> &str {
+        &self.shown_tail
+    }
+
     /// The tail rendered whole, as [`Stream::tail`] must show it.
     #[cfg(test)]
     fn whole_tail(&self) -> String {

@@ -20,6 +20,7 @@ use pulldown_cmark::Event;
 use super::boundary::is_blank;
 use super::frontier::{without_blank_lines_at_end, Committed, Entered, Frontier};
 use super::provisional::StandIns;
+use super::FindLast;
 use super::{preview, RenderContext};
 use crate::cite::index::{IndexBuilder, Offset};
 use crate::cite::marker_definitions;
@@ -32,6 +33,10 @@ pub(super) struct Container {
     kind: Kind,
     /// The end tags that close its element.
     end_tags: &'static str,
+    /// What [`Container::holds_one_element`] read last: the open text at
+    /// this place in the message, up to this line, reads as the element
+    /// alone (a list's first item's content indented this far).
+    read: Cell<(usize, usize, usize)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,7 +118,11 @@ impl Container {
             index: context.index.part(context.offset()),
             awaits: false,
             taken: 0,
-            frontier: Frontier::Container(Container { kind, end_tags }),
+            frontier: Frontier::Container(Container {
+                kind,
+                end_tags,
+                read: Cell::new((usize::MAX, 0, 0)),
+            }),
         })
     }
 
@@ -167,18 +176,19 @@ impl Container {
         complete: usize,
         at_end: bool,
     ) -> Committed {
-        let opener = self.opener(open);
         if !at_end && self.typing_ends_block(open, complete) {
+            let opener = self.opener(open);
             let shape = shape(context, &opener, open);
             if let Some((end, part)) = self.end_in(context, &opener, open, &shape) {
                 return self.take(&opener, &open[..end], part, true);
             }
         }
-        // (One line that is an item of the list, the open text's first:
-        // its only child, and the list goes on. Nothing to parse.)
-        if !at_end && self.is_one_item_line(&open[..complete]) {
+        // (The open text's lines are its only child, and the container
+        // goes on with it. Nothing to parse.)
+        if !at_end && self.is_one_child(&open[..complete]) {
             return Committed::default();
         }
+        let opener = self.opener(open);
         let decided = if at_end { open.len() } else { complete };
         let text = &open[..decided];
         // (One parse gives the shape and the children before the last
@@ -393,16 +403,100 @@ impl Container {
         after_blank && !matches!(first, b' ' | b'\t') && !goes_on
     }
 
-    /// Whether `text` is one line, ended, that is a list item as
-    /// [`Container::typing_starts_item`] reads one: a marker, one to four
-    /// spaces, then a letter or digit.
-    fn is_one_item_line(&self, text: &str) -> bool {
-        let Some(line) = text.strip_suffix('\n') else {
+    /// Whether `text`, complete lines, is one child of the container,
+    /// which goes on with it, by reading it: for a list, an item's line
+    /// (see [`item_line`]) then lines indented to its content, none blank
+    /// (an item goes on with every line indented that far); for a quote,
+    /// a paragraph's lines, each `>`, spaces, then a letter (no such line
+    /// starts a block, ends the paragraph or makes it a heading or a
+    /// table), maybe then lines of `>` alone. Then it is the container's
+    /// only child: nothing is final yet.
+    fn is_one_child(&self, text: &str) -> bool {
+        let Some(body) = text.strip_suffix('\n') else {
             return false;
         };
-        matches!(self.kind, Kind::List { .. })
-            && !super::has_any_byte(line, b"\n\r\t")
-            && item_line(line)
+        if super::has_any_byte(body, b"\r\t") {
+            return false;
+        }
+        let mut lines = body.split('\n');
+        match self.kind {
+            Kind::Quote => {
+                // (Blank lines of the quote after it start no child.)
+                lines.next().is_some_and(quote_paragraph_line)
+                    && lines
+                        .skip_while(|&line| quote_paragraph_line(line))
+                        .all(|line| line.strip_prefix('>').is_some_and(is_blank))
+            }
+            Kind::List { .. } => {
+                let Some(width) = lines.next().and_then(item_content_indent) else {
+                    return false;
+                };
+                lines.all(|line| {
+                    line.len() > width
+                        && line.as_bytes()[..width].iter().all(|&b| b == b' ')
+                        && !is_blank(line)
+                })
+            }
+        }
+    }
+
+    /// Whether `open`, the open text (at `at` in the message), renders as
+    /// the element alone, whatever its inline content and the preview's
+    /// edits at its end: for a quote, lines that all start with `>`; for a
+    /// list, an item's line (see [`item_line`]), then lines indented to
+    /// its content, none blank but the one being typed; and no `<` (raw
+    /// HTML could close the element). What was read is kept: the open
+    /// text only grows at its end while it starts at the same place, so
+    /// only the lines since the last call are read (a push reads its new
+    /// piece, not the open text).
+    pub(super) fn holds_one_element(&self, open: &str, at: usize) -> bool {
+        let (read_at, read_to, read_width) = self.read.get();
+        // (Read before: the lines up to `read_to`, the first one's included,
+        // and the width of a list's first item.)
+        let (from, width) = if read_at == at && 0 < read_to && read_to <= open.len() {
+            (read_to, read_width)
+        } else {
+            if super::has_byte(open, b'<') {
+                return false;
+            }
+            let Some(first_end) = open.find('\n') else {
+                // (One line, being typed.)
+                return match self.kind {
+                    Kind::List { .. } => item_line(open),
+                    Kind::Quote => open.starts_with('>'),
+                };
+            };
+            let first = &open[..first_end];
+            let width = match self.kind {
+                Kind::List { .. } => item_content_indent(first),
+                Kind::Quote => first.starts_with('>').then_some(0),
+            };
+            match width {
+                Some(width) => (first_end + 1, width),
+                None => return false,
+            }
+        };
+        if super::has_byte(&open[from..], b'<') {
+            return false;
+        }
+        // (Every line after the first, and the one being typed, which may
+        // be blank.)
+        let goes_on = |line: &str, typed: bool| match self.kind {
+            Kind::Quote => line.starts_with('>') || typed && line.is_empty(),
+            Kind::List { .. } => match is_blank(line) {
+                true => typed,
+                false => line.len() > width && line.as_bytes()[..width].iter().all(|&b| b == b' '),
+            },
+        };
+        let last_line = open[from..].find_last(b'\n').map_or(from, |i| from + i + 1);
+        let holds = open[from..last_line]
+            .split_terminator('\n')
+            .all(|line| goes_on(line, false))
+            && goes_on(&open[last_line..], true);
+        if holds {
+            self.read.set((at, last_line, width));
+        }
+        holds
     }
 
     /// Whether the line being typed at the end of `open` (after its
@@ -467,19 +561,35 @@ impl Container {
 /// up to three spaces, a marker, one to four spaces, then a letter or
 /// digit (no thematic break, no empty item, no indented code in it).
 fn item_line(line: &str) -> bool {
+    item_content_indent(line).is_some()
+}
+
+/// Where the content of the list item that `line` starts begins (the
+/// indentation a line needs to go on with it), when `line` is an
+/// [`item_line`].
+fn item_content_indent(line: &str) -> Option<usize> {
     let indent = line.bytes().take_while(|&b| b == b' ').count();
     if indent > 3 {
-        return false;
+        return None;
     }
-    let Some((_, rest)) = preview::item_marker(&line[indent..]) else {
-        return false;
-    };
+    let (_, rest) = preview::item_marker(&line[indent..])?;
     let content = rest.trim_start_matches(' ');
-    (1..=4).contains(&(rest.len() - content.len()))
+    ((1..=4).contains(&(rest.len() - content.len()))
         && content
             .as_bytes()
             .first()
-            .is_some_and(u8::is_ascii_alphanumeric)
+            .is_some_and(u8::is_ascii_alphanumeric))
+    .then_some(line.len() - content.len())
+}
+
+/// Whether `line` is `>`, up to four spaces (no indented code), then a
+/// letter: a paragraph's line in a quote, whatever comes before or after.
+fn quote_paragraph_line(line: &str) -> bool {
+    let Some(content) = line.strip_prefix('>') else {
+        return false;
+    };
+    let letter = content.trim_start_matches(' ');
+    content.len() - letter.len() <= 4 && letter.starts_with(|c: char| c.is_ascii_alphabetic())
 }
 
 /// A render of a container's children after its opener.
@@ -697,6 +807,8 @@ mod tests {
             Just("> [!NOTE]"),
             Just(">"),
             Just("- [g][h]"),
+            Just(">     code"),
+            Just(">    f"),
         ];
         let line = prop_oneof![
             Just("- a [2]"),
@@ -728,6 +840,11 @@ mod tests {
             Just("> | p | q |"),
             Just("> |---|---|"),
             Just("# r"),
+            Just("> The s"),
+            Just(">    t"),
+            Just("  u [3]"),
+            Just("   - v"),
+            Just("\tw"),
         ];
         (first, prop::collection::vec(line, 0..10)).prop_map(|(first, lines)| {
             let mut text = format!("{first}\n");
@@ -745,17 +862,7 @@ mod tests {
     fn assert_one_parse_is_two(text: &str, loose: bool) {
         let stream = Stream::new(Options::default());
         let context = stream.context();
-        let container = Container {
-            kind: match text.starts_with('>') {
-                true => Kind::Quote,
-                false => Kind::List {
-                    loose,
-                    blank_before: false,
-                    committed: false,
-                },
-            },
-            end_tags: "",
-        };
+        let container = container_for(text, loose);
         let ends = text.match_indices('\n').map(|(at, _)| at + 1);
         for part in ends.map(|end| &text[..end]) {
             let opener = container.opener(part);
@@ -788,6 +895,72 @@ mod tests {
         }
     }
 
+    /// A container as the stream opens one for `text`.
+    fn container_for(text: &str, loose: bool) -> Container {
+        let (kind, end_tags) = match text.as_bytes().first() {
+            Some(b'>') => (Kind::Quote, "</blockquote>"),
+            Some(b'0'..=b'9') => (
+                Kind::List {
+                    loose,
+                    blank_before: false,
+                    committed: false,
+                },
+                "</ol>",
+            ),
+            _ => (
+                Kind::List {
+                    loose,
+                    blank_before: false,
+                    committed: false,
+                },
+                "</ul>",
+            ),
+        };
+        Container {
+            kind,
+            end_tags,
+            read: Cell::new((usize::MAX, 0, 0)),
+        }
+    }
+
+    /// Where [`Container::is_one_child`] reads `text`'s lines as one
+    /// child, the parse finds no child after the first and no end; where
+    /// [`Container::holds_one_element`] reads a prefix of it as the element
+    /// alone (kept from prefix to prefix, as a stream grows its open
+    /// text), the tail cut out of its render is what the check of the
+    /// render cuts out.
+    fn assert_read_as_parsed(text: &str) {
+        let stream = Stream::new(Options::default());
+        let context = stream.context();
+        let container = container_for(text, false);
+        let ends = text.match_indices('\n').map(|(at, _)| at + 1);
+        for part in ends.map(|end| &text[..end]) {
+            if container.is_one_child(part) {
+                let shape = shape(&context, &container.opener(part), part);
+                assert!(shape.last_child.unwrap_or(0) == 0, "{part:?}");
+                assert_eq!(shape.seems_to_end(part), None, "{part:?}");
+            }
+        }
+        let frontier = Frontier::Container(container.clone());
+        let prefixes = (1..=text.len()).filter(|&end| text.is_char_boundary(end));
+        for part in prefixes.map(|end| &text[..end]) {
+            if container.holds_one_element(part, 0) {
+                let shown = preview::preview(part);
+                let html = context.render_open(&shown.text, None, None).html;
+                let checked = frontier.inside_range(&html);
+                assert_eq!(frontier.tail_range(&html, part, 0), checked, "{part:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn lines_read_as_one_child_or_element_parse_as_one() {
+        assert_read_as_parsed("> The a\n> b [1]\n>\n>\n");
+        assert_read_as_parsed("- a\n  - b\n    c\n  d\n");
+        assert_read_as_parsed("> a\n\n> b\n");
+        assert_read_as_parsed("- a\n+ b\n");
+    }
+
     #[test]
     fn one_parse_commits_an_items_children_as_two_do() {
         assert_one_parse_is_two("- a [1]\n- b **c**\n  - d\n- e\n", false);
@@ -801,6 +974,11 @@ mod tests {
         #[test]
         fn one_parse_commits_children_as_two_do(text in container_text(), loose: bool) {
             assert_one_parse_is_two(&text, loose);
+        }
+
+        #[test]
+        fn lines_read_as_one_parse_as_one(text in container_text()) {
+            assert_read_as_parsed(&text);
         }
     }
 }

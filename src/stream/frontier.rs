@@ -292,6 +292,28 @@ impl Frontier {
     /// Where [`Frontier::inside`] is in `html`: a tail can then be cut out
     /// of the rendering in its own buffer.
     pub(super) fn inside_range(&self, html: &str) -> Option<Range<usize>> {
+        self.inside_range_if(html, |inner| never_closes_more(inner, self.end_tags()))
+    }
+
+    /// [`Frontier::inside_range`] of `html`, a render of the open text
+    /// `open` (at `at` in the message) for the tail: when the open text of
+    /// a list or quote reads as its element alone
+    /// ([`Container::holds_one_element`]), what is inside is not read
+    /// again to check that it stays inside.
+    pub(super) fn tail_range(&self, html: &str, open: &str, at: usize) -> Option<Range<usize>> {
+        let one = matches!(self, Frontier::Container(c) if c.holds_one_element(open, at));
+        self.inside_range_if(html, |inner| {
+            one || never_closes_more(inner, self.end_tags())
+        })
+    }
+
+    /// Where what is inside the element is in `html`, when `stays` holds
+    /// of it.
+    fn inside_range_if(
+        &self,
+        html: &str,
+        stays: impl FnOnce(&str) -> bool,
+    ) -> Option<Range<usize>> {
         let start = match self {
             Frontier::Leaf(_) => {
                 memchr::memmem::find(html.as_bytes(), TBODY_START.as_bytes())? + TBODY_START.len()
@@ -303,7 +325,7 @@ impl Frontier {
             .strip_suffix(self.end_tags())?;
         // (`> a\n\n>` renders two quotes: the first one's end tag and the
         // second one's start are not inside the first.)
-        never_closes_more(inner, self.end_tags()).then_some(start..start + inner.len())
+        stays(inner).then_some(start..start + inner.len())
     }
 
     /// Whether the line being typed at the end of `open` already ends the

@@ -534,7 +534,8 @@ impl Stream {
     fn framed_tail(&mut self, opener: String) -> String {
         let mut whole = self.cached_tail(Some(&opener));
         // (Cut out in its own buffer: a push allocates no tail.)
-        match self.frontier.as_ref().and_then(|f| f.inside_range(&whole)) {
+        let inside = self.frontier.as_ref();
+        match inside.and_then(|f| f.tail_range(&whole, &self.open, self.committed)) {
             Some(inside) => {
                 whole.truncate(inside.end);
                 whole.drain(..inside.start);

@@ -3,7 +3,7 @@
 //! one-shot render byte for byte, and their citations equal its index. The
 //! tail's quality is measured as the prefix rate (see `prefix_rate`).
 
-use citemark::{render, Occurrence, Options, Stream, StreamedHtml};
+use citemark::{render, Occurrence, Options, Source, Stream, StreamedHtml};
 use proptest::prelude::*;
 
 #[path = "support/checks.rs"]
@@ -198,6 +198,39 @@ fn a_quote_after_a_quote_keeps_the_tail_inside_the_first() {
             Some(render(md, &Options::default()).html),
             "{md:?}"
         );
+    }
+}
+
+/// A table's tail shows what its rows render to inside the table, its
+/// header (handed over with its citations) not again, and the provisional
+/// index lists exactly the citations shown. (`- |` after a header is the
+/// table's delimiter row, no list item; a line of backticks with a
+/// backtick after them is no fence.)
+#[test]
+fn a_tables_tail_lists_the_citations_it_shows_once() {
+    let options = Options::default().with_sources(vec![Source::with_id("a"), Source::with_id("b")]);
+    let code = "      ```\t``- 更😀(- <b>&amp;\n\n`\t\t`    `````````\n```rust\t```rust\n\n  \
+                ```\t\r\n\r\n````\n\n- (\t- ~~~    \t\t[1] **a**";
+    let mds = [
+        "|```\n- |\n<cite id=\"a\">c</cite>",
+        "| h [1] |\n- |\n| a [2] |\n<cite id=\"a\">c</cite> [2]\n",
+        "| h [1] | g |\n|---|:-:|\n| a [2] | b |\n| c [1] | <cite id=\"b\">d</cite>",
+        "|```\n|---|\n| a [1] |\nabc [2]",
+        code,
+    ];
+    for md in mds {
+        let single = (0..=md.len()).filter(|&cut| md.is_char_boundary(cut));
+        let cuts = single
+            .map(|cut| vec![cut])
+            .chain((1..8).map(|size| chunked(md.len(), size)));
+        for cuts in cuts {
+            let html = stream_checking_steps(md, &cuts, &options);
+            assert_eq!(
+                html.map_err(|e| e.to_string()),
+                Ok(render(md, &options).html),
+                "{md:?} cut at {cuts:?}"
+            );
+        }
     }
 }
 

@@ -91,6 +91,13 @@ pub(super) struct LeafBlock {
     leaf: LeafKind,
     /// The lines that opened the block, as written.
     opener: String,
+    /// What the tail renders before the open text (see
+    /// [`Frontier::tail_opener`]): a table's delimiter row after a header of
+    /// empty cells, which renders as the opener does with its cells left
+    /// out (checked when the table opens), so that the tail shows no
+    /// header's citations again, nor its syntax to the preview. Empty for
+    /// code.
+    tail_opener: String,
     /// What a render of the opener then lines starts with, the opener's
     /// own text left out (a table's header cells come out empty): the HTML
     /// before the lines' HTML. (Code is text, escaped character by
@@ -221,15 +228,14 @@ impl Frontier {
         }
     }
 
-    /// The citations [`Frontier::tail`] shows: a container's; none in code
-    /// or a table (whose row being typed is held back).
+    /// The citations [`Frontier::tail`] shows: none in code.
     pub(super) fn tail_citations(
         &self,
         context: &RenderContext<'_>,
         open: &str,
     ) -> Option<IndexBuilder> {
         match self {
-            Frontier::Leaf(_) => None,
+            Frontier::Leaf(leaf) => leaf.tail_rendered(context, open).index,
             Frontier::Container(container) => Some(container.tail_rendered(context, open).1),
         }
     }
@@ -271,13 +277,16 @@ impl Frontier {
 
     /// The text to render before the open text for its tail through the
     /// tail's caches, the element's start then being cut off by
-    /// [`Frontier::inside`]: a table's header and delimiter rows; nothing
-    /// for a list or quote, whose open text starts its last child. `None`
-    /// for code, whose tail is the code as typed (the caches' preview
-    /// would hold back `[1` in it).
+    /// [`Frontier::inside`]: a table's delimiter row after a header of
+    /// empty cells (its own cells, handed over, are not shown again);
+    /// nothing for a list or quote, whose open text starts its last child.
+    /// `None` for code, whose tail is the code as typed (the caches'
+    /// preview would hold back `[1` in it). It holds no citations.
     pub(super) fn tail_opener(&self) -> Option<&str> {
         match self {
-            Frontier::Leaf(leaf) => (leaf.leaf == LeafKind::Table).then_some(leaf.opener.as_str()),
+            Frontier::Leaf(leaf) => {
+                (leaf.leaf == LeafKind::Table).then_some(leaf.tail_opener.as_str())
+            }
             Frontier::Container(_) => Some(""),
         }
     }
@@ -427,6 +436,14 @@ impl LeafBlock {
         if !html.starts_with(starts) || empty.closed_at.is_some() {
             return None;
         }
+        let tail_opener = match leaf {
+            LeafKind::Table => {
+                let delimiter = &opener[opener.find('\n')? + 1..];
+                let header = preview::stand_in_header(delimiter);
+                (render_inside(context, &header, "", leaf).html == empty.html).then_some(header)?
+            }
+            LeafKind::Code(_) => String::new(),
+        };
         Some(Entered {
             html,
             index,
@@ -435,6 +452,7 @@ impl LeafBlock {
             frontier: Frontier::Leaf(LeafBlock {
                 leaf,
                 opener: opener.to_owned(),
+                tail_opener,
                 skeleton,
                 typed: TypedCode::default(),
             }),
@@ -573,13 +591,18 @@ impl LeafBlock {
     /// block's blank lines at the end; a table's rows through the preview,
     /// which hides syntax still being typed.
     pub(super) fn tail(&self, context: &RenderContext<'_>, open: &str) -> String {
+        self.tail_rendered(context, open).html
+    }
+
+    /// [`LeafBlock::tail`], and its citations (none for code).
+    fn tail_rendered(&self, context: &RenderContext<'_>, open: &str) -> Committed {
         match self.leaf {
-            LeafKind::Code(code) => self.lines(context, shown_code(code, open)).html,
+            LeafKind::Code(code) => self.lines(context, shown_code(code, open)),
             LeafKind::Table => {
-                let whole = [self.opener.as_str(), open].concat();
+                let whole = [self.tail_opener.as_str(), open].concat();
                 let preview = preview::preview(&whole);
-                let rows = preview.text.strip_prefix(self.opener.as_str());
-                self.lines(context, rows.unwrap_or(open)).html
+                let rows = preview.text.strip_prefix(self.tail_opener.as_str());
+                self.lines(context, rows.unwrap_or(open))
             }
         }
     }

@@ -794,23 +794,33 @@ impl Stream {
     }
 
     /// The citations of the tail as [`Stream::tail`] renders it (see
-    /// [`Stream::write_tail`]): of the open text's preview, after the
-    /// committed part; inside a list or quote, of what is inside it. None
-    /// inside code, which holds none, or a table, whose row being typed is
-    /// held back.
+    /// [`Stream::write_tail`]): of the preview of the open text, after the
+    /// committed part; inside a table, list or quote, of what is inside
+    /// its element, the element's opener for the tail rendered before the
+    /// open text (it holds none). None inside code, which holds none.
     fn tail_citations(&self) -> Option<IndexBuilder> {
         let context = self.context();
-        let whole = |open: &str| context.render_open(&preview::preview(open).text, None, None);
-        match &self.frontier {
-            None => Some(whole(&self.open).index),
-            Some(frontier) if frontier.tail_opener() == Some("") => {
-                let rendered = whole(&self.open);
-                match frontier.inside(&rendered.html) {
-                    Some(_) => Some(rendered.index),
-                    None => frontier.tail_citations(&context, &self.open),
-                }
+        let opener = match &self.frontier {
+            Some(frontier) => frontier.tail_opener()?,
+            None => "",
+        };
+        let text = match opener {
+            "" => Cow::Borrowed(self.open.as_str()),
+            opener => Cow::Owned([opener, self.open.as_str()].concat()),
+        };
+        let shown = preview::preview(&text);
+        // (The opener rendered as the text's prefix: the ranges of the
+        // citations after it are in the open text.)
+        let rendered = shown
+            .text
+            .strip_prefix(opener)
+            .map(|open| context.render_open_after(opener, open, None, None));
+        match (&self.frontier, rendered) {
+            (None, rendered) => rendered.map(|rendered| rendered.index),
+            (Some(frontier), Some(rendered)) if frontier.inside(&rendered.html).is_some() => {
+                Some(rendered.index)
             }
-            Some(_) => None,
+            (Some(frontier), _) => frontier.tail_citations(&context, &self.open),
         }
     }
 
@@ -1965,6 +1975,50 @@ mod tests {
         // (The preview shows `_a_[a` as `_a_a`, whose last `_` cannot
         // close: it is emphasis to the end.)
         assert_cached_tails_are_whole(&["_a_[a", "x _b_[[cd"], &[1, 2]);
+    }
+
+    #[test]
+    fn letters_typed_in_a_label_go_on_as_what_shows_before_it() {
+        // (The preview shows `$[q` as `$q`, math being typed, held back;
+        // the typing stand-in, no ASCII letter, opens no math after `$`.)
+        let message = "Why $[q](https://h/-/open-query?query=%7B%22a%22%3A1%7D%7D)";
+        assert_cached_tails_are_whole(&[message, "a &[b c", "x <[y z"], &[1, 2, 3]);
+    }
+
+    #[test]
+    fn a_label_shown_at_its_own_length_is_looked_at_again() {
+        // (Shown without its brackets, `[([[1](]((](h`'s label, escaped, is
+        // as long as the text was: the preview still drops the `((` it
+        // bares, as it does once the `t` of `ht` follows.)
+        let message = "é[([[1](]((](https://h/-/ai/conversations/c_1/call/a_b([([([";
+        assert_cached_tails_are_whole(&[message], &[1, 3, 5]);
+    }
+
+    #[test]
+    fn a_tables_row_being_typed_is_held_after_any_delimiter_row() {
+        // (`- |` after a header is the table's delimiter row, not a list
+        // item: the row after it is held as any other.)
+        let messages = [
+            "|```\n- |\n<cite id=\"a\">c</cite>",
+            "| h [1] |\n- |\n| a [2] |\n<cite id=\"a\">c</cite> [2]\n",
+        ];
+        assert_cached_tails_are_whole(&messages, &[1, 2, 3, 4, 5, 6, 7, 8]);
+    }
+
+    #[test]
+    fn a_backtick_line_with_backticks_after_it_is_no_fence_to_the_tail() {
+        // (```` ```rust\t```rust ```` is a paragraph's line: the fence
+        // opened after it closes where the parser closes it.)
+        let message =
+            "      ```\t``- 更😀(- <b>&amp;\n\n`\t\t`    `````````\n```rust\t```rust\n\n  \
+                       ```\t\r\n\r\n````\n\n- (\t- ~~~    \t\t[1] **a**";
+        assert_cached_tails_are_whole(&[message], &[1, 2, 3, 4, 5, 6, 7, 8]);
+        for cut in (1..message.len()).filter(|&cut| message.is_char_boundary(cut)) {
+            let mut stream = Stream::new(Options::default());
+            stream.push(&message[..cut]);
+            let patch = stream.push(&message[cut..]);
+            assert_eq!(patch.tail, Some(stream.whole_tail()), "cut at {cut}");
+        }
     }
 
     #[test]

@@ -89,9 +89,7 @@ pub(super) fn preview(open: &str) -> Preview<'_> {
         // (Up to eight times; what is left goes in the second round.)
         let mut hiding = true;
         for _ in 0..8 {
-            let before = edited.len();
-            hide_unfinished_end(&mut edited, holds, &mut scratch);
-            if edited.len() == before {
+            if !hide_unfinished_end(&mut edited, holds, &mut scratch) {
                 hiding = false;
                 break;
             }
@@ -188,7 +186,8 @@ pub(super) fn item_marker(line: &str) -> Option<(ItemMark, &str)> {
 /// The mark of `line` (without its newline) when it is a list item at the
 /// margin holding one line of content: the marker, one to four spaces
 /// (five would start indented code), then text. A line of `-` or `*` and
-/// spaces is a thematic break instead.
+/// spaces is a thematic break instead, and one that may be a table's
+/// delimiter row (`- |`, after a header) is left to the table.
 pub(super) fn one_line_item(line: &str) -> Option<ItemMark> {
     let (mark, rest) = item_marker(line)?;
     let content = rest.trim_start_matches(' ');
@@ -196,7 +195,8 @@ pub(super) fn one_line_item(line: &str) -> Option<ItemMark> {
     let rule = matches!(mark, ItemMark::Bullet(b'-' | b'*'))
         && line.bytes().all(|b| b == line.as_bytes()[0] || b == b' ');
     let plain_line = !super::has_any_byte(line, b"\t\r\n");
-    ((1..=4).contains(&spaces) && !content.is_empty() && !rule && plain_line).then_some(mark)
+    let item = (1..=4).contains(&spaces) && !content.is_empty() && !rule && plain_line;
+    (item && !is_delimiter_row(line)).then_some(mark)
 }
 
 /// The last line of a text whose line before is a one-line list item.
@@ -231,7 +231,8 @@ pub(super) struct Fence {
     pub(super) indent: usize,
 }
 
-/// The fence that opens a line, if any.
+/// The fence that opens a line, if any. (A backtick fence's info string
+/// holds no backtick: ```` ```a`b ```` is a paragraph's code span.)
 pub(super) fn fence_of(line: &str) -> Option<Fence> {
     let indent = line.len() - line.trim_start_matches(' ').len();
     let rest = &line[indent..];
@@ -240,7 +241,8 @@ pub(super) fn fence_of(line: &str) -> Option<Fence> {
         return None;
     }
     let len = rest.bytes().take_while(|&b| b == c).count();
-    (len >= 3).then_some(Fence {
+    let info_ok = c == b'~' || !has_byte(&rest[len..], b'`');
+    (len >= 3 && info_ok).then_some(Fence {
         char: c,
         len,
         indent,
@@ -279,6 +281,14 @@ pub(super) fn is_delimiter_row(line: &str) -> bool {
         && cells.split('|').all(|cell| {
             cell.trim().trim_matches(':').bytes().all(|b| b == b'-') && cell.contains('-')
         })
+}
+
+/// A header of empty cells, one per column of `delimiter` (a table's
+/// delimiter row, with its newline if any), then `delimiter`: the rows
+/// after it render as they do in the table, and it holds no text.
+pub(super) fn stand_in_header(delimiter: &str) -> String {
+    let columns = delimiter.trim().trim_matches('|').split('|').count();
+    ["|", &" |".repeat(columns), "\n", delimiter].concat()
 }
 
 /// A table header (or its delimiter row being typed) shows as pipes until
@@ -402,38 +412,41 @@ fn trim_trailing_blanks(block: &mut String) -> bool {
 
 /// Holds back what is being typed at the very end: a backslash, an
 /// entity, a tag, a link or marker, a bare URL. (`holds`: what the block
-/// was found to hold.)
-fn hide_unfinished_end(block: &mut String, holds: Holds, scratch: &mut Scratch) {
+/// was found to hold.) Whether it edited the block: an edit need not
+/// change its length (a link's label shown without its brackets but with
+/// its own escaped), and each edit may bare something else to hold.
+fn hide_unfinished_end(block: &mut String, holds: Holds, scratch: &mut Scratch) -> bool {
+    let len = block.len();
     if block.ends_with(['\\', '(', '!']) {
         block.pop();
-        return;
+        return true;
     }
     // A hard break's backslash, until the line it breaks to comes.
     if block.ends_with("\\\n") && !is_escaped(block, block.len() - 2) {
         block.truncate(block.len() - 2);
-        return;
+        return true;
     }
     if let Some(amp) = holds.ampersand.then(|| block.find_last(b'&')).flatten() {
         let rest = &block[amp + 1..];
         if rest.len() <= 32 && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'#') {
             block.truncate(amp);
-            return;
+            return true;
         }
     }
     if let Some(lt) = holds.angle_bracket.then(|| unclosed_tag(block)).flatten() {
         block.truncate(lt);
-        return;
+        return true;
     }
     if hide_unfinished_bracket(block, holds, &mut scratch.brackets) {
-        return;
+        return true;
     }
     if let Some(open) = unfinished_file_search_marker(block) {
         block.truncate(open);
-        return;
+        return true;
     }
     if let Some(open) = unfinished_math(block) {
         block.truncate(open);
-        return;
+        return true;
     }
     let line_start = match holds.newline {
         true => block.find_last(b'\n').map_or(0, |i| i + 1),
@@ -458,7 +471,7 @@ fn hide_unfinished_end(block: &mut String, holds: Holds, scratch: &mut Scratch) 
         });
     if rule_or_underline || definition {
         block.truncate(line_start);
-        return;
+        return true;
     }
     // Whitespace may be wider than a byte (U+00A0, U+3000): the token starts
     // after the whole character.
@@ -483,6 +496,8 @@ fn hide_unfinished_end(block: &mut String, holds: Holds, scratch: &mut Scratch) 
     if url_being_typed || list_number {
         block.truncate(token_at);
     }
+    // (Trailing blanks may have gone with the brackets' look.)
+    block.len() != len
 }
 
 /// Where a code span opened and not closed yet starts.
@@ -1144,6 +1159,9 @@ mod tests {
         shows("see \\[1", "see \\[1");
         shows("see \\[1\\] more", "see \\[1\\] more");
         shows("half (", "half");
+        // (Shown as its label, escaped, the text keeps its length: the
+        // `((` it bares goes all the same.)
+        shows("x [([[1](]((](h", "x (\\[\\[1\\](\\]");
         shows(
             "([l](https://a.example/)) [\\]",
             "([l](https://a.example/)) \\]",
@@ -1184,6 +1202,8 @@ mod tests {
         shows("Intro\n\n| a | b |\n|--", "Intro\n\n");
         shows("Intro\n\n|", "Intro\n\n");
         shows("| a | b |\n|---|---|\n| 1 |", "| a | b |\n|---|---|\n");
+        // (`- |` after a header is its delimiter row, not a list item.)
+        shows("| a |\n- |\nb", "| a |\n- |\n");
     }
 
     #[test]

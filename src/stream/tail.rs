@@ -42,7 +42,7 @@ mod text;
 use super::preview::{
     after_blank_line, after_list_item, destinations_closed, has_label_end, is_delimiter_row,
     item_marker, last_block_start, one_line_item, open_destination, preview, preview_block_start,
-    ItemMark, Preview, RowHold,
+    stand_in_header, ItemMark, Preview, RowHold,
 };
 use super::{has_any_byte, has_fence_run, reaches_back, FindLast};
 use crate::cite::index::IndexBuilder;
@@ -454,29 +454,42 @@ struct TypingSplit {
     after: String,
     /// What the preview added after the stand-in (closers, `**`).
     closers: String,
+    /// The character before the stand-in in the text rendered (the
+    /// preview's): what typed text goes next to, which may not be what it
+    /// was typed after (a label's `[` does not show).
+    shown_before: Option<char>,
     /// The citation state after the rendering.
     index: IndexBuilder,
 }
 
 impl TypingSplit {
-    /// Whether the closers after the stand-in close as they did when
-    /// `typed` stands there instead (see [`close_alike_after`]).
-    fn closes_after(&self, typed: &str) -> bool {
-        typed
-            .chars()
-            .next_back()
-            .is_some_and(|c| close_alike_after(c, &self.closers))
+    /// Whether `typed` may stand where the stand-in stood: it goes on as
+    /// the stand-in did after the character it goes next to in the text
+    /// rendered (see [`goes_on_after`]; `$[q` shows as `$q`, math to the
+    /// preview, where the stand-in, no ASCII letter, opens none), and the
+    /// closers after it close as they did (see [`close_alike_after`]).
+    fn fits(&self, typed: &str) -> bool {
+        let goes_on = self
+            .shown_before
+            .is_none_or(|before| goes_on_after(before, typed));
+        goes_on
+            && typed
+                .chars()
+                .next_back()
+                .is_some_and(|c| close_alike_after(c, &self.closers))
     }
 
-    /// The split of `html`, a rendering of the stand-in word and text with
-    /// [`TYPING`] in it, which the preview followed with `closers`.
-    fn of(html: &str, closers: &str, index: IndexBuilder) -> Option<TypingSplit> {
+    /// The split of `html`, a rendering of `shown` (the stand-in word and
+    /// text as the preview shows them, [`TYPING`] at `at`), which the
+    /// preview followed with the closers after the stand-in.
+    fn of(html: &str, shown: &str, at: usize, index: IndexBuilder) -> Option<TypingSplit> {
         let (inner, _) = stand_in_content(html)?;
         let (before, after) = split_at_typing(inner)?;
         Some(TypingSplit {
             before: before.to_owned(),
             after: after.to_owned(),
-            closers: closers.to_owned(),
+            closers: shown[at + TYPING.len()..].to_owned(),
+            shown_before: shown[..at].chars().next_back(),
             index,
         })
     }
@@ -1071,6 +1084,18 @@ fn are_closers(text: &str) -> bool {
     text.bytes().all(|b| matches!(b, b'*' | b'_' | b'~' | b'`'))
 }
 
+/// Whether `typed`, after `before`, goes on as the typing stand-in does
+/// there: after `<`, `&` or `\` a letter starts a tag, entity or escape
+/// (after `$`, math to the preview); next to a delimiter a letter and a
+/// space differ (`**x` opens, `** ` does not). (After `_`, a letter and
+/// the stand-in differ too: the preview reads `_é` as opening, `_` +
+/// stand-in as closing.)
+fn goes_on_after(before: char, typed: &str) -> bool {
+    typing_may_follow(before)
+        || (matches!(before, '*' | '~' | '`' | '[' | '(')
+            && typed.starts_with(char::is_alphanumeric))
+}
+
 /// Whether text typed after `c` goes on as the typing stand-in does: after
 /// a letter, a digit, a space, text punctuation or a character beyond
 /// ASCII (`€`), but not after markdown syntax, where a letter and a space
@@ -1148,12 +1173,10 @@ fn table_rows(
         return None;
     }
     let head = html.strip_suffix(TABLE_CLOSERS)?;
-    let columns = delimiter.trim().trim_matches('|').split('|').count();
-    let stand_in_header = ["|", &" x |".repeat(columns), "\n", delimiter, "\n"].concat();
     Some(TableRows {
         line_start,
         head: head.to_owned(),
-        header: stand_in_header,
+        header: stand_in_header(&[delimiter, "\n"].concat()),
         index,
     })
 }
@@ -1238,22 +1261,16 @@ impl SettledLine {
             let piece = [STAND_IN, &open[self.at..self.rendered_to], TYPING].concat();
             let shown = preview(&piece);
             // (Held back, the stand-in shows nothing: no need to render.)
-            let rendering = shown
-                .text
-                .contains(TYPING)
-                .then(|| render(&shown.text, Some(&self.index)));
-            let closers = shown
-                .text
-                .find(TYPING)
-                .map_or("", |at| &shown.text[at + TYPING.len()..]);
-            self.typing = rendering
-                .and_then(|(html, index)| TypingSplit::of(&html, closers, index))
-                .map_or(Typing::Unusable, |split| Typing::Split(Box::new(split)));
+            let split = shown.text.find(TYPING).and_then(|at| {
+                let (html, index) = render(&shown.text, Some(&self.index));
+                TypingSplit::of(&html, &shown.text, at, index)
+            });
+            self.typing = split.map_or(Typing::Unusable, |split| Typing::Split(Box::new(split)));
         }
         let Typing::Split(split) = &self.typing else {
             return None;
         };
-        if !split.closes_after(shown_typed) {
+        if !split.fits(shown_typed) {
             return None;
         }
         Some(tail_in(
@@ -1293,20 +1310,10 @@ impl SettledLine {
             // Raw HTML is balanced by the sanitizer around the end of the
             // rendered text, wherever that is.
             && tags_are_cites(&open[self.at..])
-            // Typed text must go on as the stand-in would: after `<`, `&`
-            // or `\` a letter starts a tag, entity or escape; next to a
-            // delimiter a letter and a space differ (`**x` opens, `** `
-            // does not). (After `_`, a letter and the stand-in differ too:
-            // the preview reads `_é` as opening, `_` + stand-in as closing.)
-            && (typing_may_follow(before)
-                || (matches!(before, '*' | '~' | '`' | '[' | '(')
-                    && typed.starts_with(char::is_alphanumeric)))
-            // (A label's `[` does not show: what is typed in it goes next
-            // to what is before it, and after `_` they differ again.)
-            && !(before == '['
-                && open[..self.rendered_to]
-                    .trim_end_matches('[')
-                    .ends_with('_'))
+            // Typed text must go on as the stand-in would after what it
+            // was typed after (and, see [`TypingSplit::fits`], after what
+            // it shows next to).
+            && goes_on_after(before, typed)
             // In a word with `&`, `<` or `\`, letters make an entity, a tag
             // name or an escape.
             && !has_any_byte(words, b"&<\\")
@@ -1344,7 +1351,7 @@ impl SettledLine {
         let shown_typed = self.typed_text(&open[..typed_end])?;
         let more = &after[closers_at + split.closers.len()..];
         if shown_typed.len() != closers_at
-            || !split.closes_after(shown_typed)
+            || !split.fits(shown_typed)
             || !follows_as_itself(more, "")
         {
             return None;
@@ -1413,7 +1420,7 @@ impl SettledLine {
             if let Some(at) = typing_at {
                 let typed = [&text[..at], TYPING, &text[at..]].concat();
                 let (html, index) = render(&typed, Some(&self.index));
-                if let Some(typing) = TypingSplit::of(&html, &text[at..], index.clone()) {
+                if let Some(typing) = TypingSplit::of(&html, &typed, at, index.clone()) {
                     split = Some(Typing::Split(Box::new(typing)));
                     return (html.replacen(TYPING, "", 1), index);
                 }

@@ -406,7 +406,8 @@ impl Container {
     /// Whether `text`, complete lines, is one child of the container,
     /// which goes on with it, by reading it: for a list, an item's line
     /// (see [`item_line`]) then lines indented to its content, none blank
-    /// (an item goes on with every line indented that far); for a quote,
+    /// (an item goes on with every line indented that far), maybe then
+    /// blank lines; for a quote,
     /// a paragraph's lines, each `>`, spaces, then a letter (no such line
     /// starts a block, ends the paragraph or makes it a heading or a
     /// table), maybe then lines of `>` alone. Then it is the container's
@@ -431,11 +432,14 @@ impl Container {
                 let Some(width) = lines.next().and_then(item_content_indent) else {
                     return false;
                 };
-                lines.all(|line| {
-                    line.len() > width
-                        && line.as_bytes()[..width].iter().all(|&b| b == b' ')
-                        && !is_blank(line)
-                })
+                // (Blank lines after it start no child either.)
+                lines
+                    .skip_while(|&line| {
+                        line.len() > width
+                            && line.as_bytes()[..width].iter().all(|&b| b == b' ')
+                            && !is_blank(line)
+                    })
+                    .all(is_blank)
             }
         }
     }
@@ -456,15 +460,18 @@ impl Container {
         let (from, width) = if read_at == at && 0 < read_to && read_to <= open.len() {
             (read_to, read_width)
         } else {
-            if super::has_byte(open, b'<') {
-                return false;
-            }
-            let Some(first_end) = open.find('\n') else {
+            // (The first line's end or a `<`, in one search: a tight
+            // list's open text is mostly one line being typed.)
+            let first_end = match memchr::memchr2(b'\n', b'<', open.as_bytes()) {
+                Some(at) if open.as_bytes()[at] == b'<' => return false,
+                Some(at) => at,
                 // (One line, being typed.)
-                return match self.kind {
-                    Kind::List { .. } => item_line(open),
-                    Kind::Quote => open.starts_with('>'),
-                };
+                None => {
+                    return match self.kind {
+                        Kind::List { .. } => item_line(open),
+                        Kind::Quote => open.starts_with('>'),
+                    }
+                }
             };
             let first = &open[..first_end];
             let width = match self.kind {

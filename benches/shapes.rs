@@ -22,7 +22,9 @@
 //! long code block (see [`code_floor`]).
 //!
 //! Environment: `SHAPES=table,details` selects shapes, `SIZES=16,256` the
-//! sizes in KiB, `SHAPES_BUDGET_S=20` the budget of one stream run.
+//! sizes in KiB, `SHAPES_BUDGET_S=20` the budget of one stream run;
+//! `TAIL=changes` hands the host the tail's change after every push
+//! (`Stream::tail_change`) instead of the whole tail.
 
 use std::hint::black_box;
 use std::io::Write;

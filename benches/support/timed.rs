@@ -5,7 +5,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use citemark::{Options, Stream, StreamedHtml};
+use citemark::{Options, Stream, StreamedHtml, TailChange};
 
 use crate::chunks::str_chunks;
 
@@ -23,9 +23,18 @@ pub enum Timed {
     Stopped { at: usize, after: Duration },
 }
 
+/// Whether the host is handed the tail's change after every push
+/// (`Stream::tail_change`, environment `TAIL=changes`) rather than the
+/// whole tail.
+fn tail_as_changes() -> bool {
+    std::env::var("TAIL").is_ok_and(|tail| tail == "changes")
+}
+
 /// Streams `text` in `chunk`-byte pieces: `push_deferred`, the tail after
-/// every push with `tail_into` into one buffer, the patches applied as
-/// [`StreamedHtml`] does, then `finish`; stops once `budget` has passed.
+/// every push with `tail_into` into one buffer (or, with `TAIL=changes`,
+/// its change: only the change's bytes count as handed), the patches
+/// applied as [`StreamedHtml`] does, then `finish`; stops once `budget`
+/// has passed.
 pub fn stream_painting_every_push(
     text: &str,
     options: &Options,
@@ -36,11 +45,20 @@ pub fn stream_painting_every_push(
     let mut stream = Stream::new(options.clone());
     let mut html = StreamedHtml::default();
     let (mut tail, mut handed, mut pushed) = (String::new(), 0, 0);
+    let changes = tail_as_changes();
     for piece in str_chunks(text, chunk) {
         let patch = stream.push_deferred(piece);
-        stream.tail_into(&mut tail);
+        handed += patch.append.len();
+        if changes {
+            handed += match stream.tail_change() {
+                TailChange::Insert { html, .. } | TailChange::Replace(html) => html.len(),
+                _ => 0,
+            };
+        } else {
+            stream.tail_into(&mut tail);
+            handed += tail.len();
+        }
         html.apply(&patch);
-        handed += patch.append.len() + tail.len();
         pushed += piece.len();
         let after = start.elapsed();
         if after > budget {

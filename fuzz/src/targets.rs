@@ -37,7 +37,7 @@
 //!
 //! `stream` reads, after the strings, a chunking byte (bits 0-1: bytes
 //! with `push_bytes`, text with `push`, text with `push_deferred` and
-//! `tail_into`; bits 2-7: how many chunk-length bytes follow, each a chunk
+//! `tail_into`, checking `tail_change` against it; bits 2-7: how many chunk-length bytes follow, each a chunk
 //! of 1 to 64 bytes, used in turn), then those bytes, then the markdown.
 //!
 //! # `adapters` and `options_json`
@@ -276,7 +276,7 @@ fn stream_in_chunks(
     let mut stream = Stream::new(options.clone());
     let mut assembled = StreamedHtml::default();
     let text = String::from_utf8_lossy(bytes);
-    let mut tail = String::new();
+    let (mut tail, mut shown) = (String::new(), String::new());
     let mut spent = Duration::ZERO;
     let mut from = 0;
     let mut sizes = sizes.iter().cycle();
@@ -299,6 +299,16 @@ fn stream_in_chunks(
                     _ => {
                         let mut patch = stream.push_deferred(chunk);
                         stream.tail_into(&mut tail);
+                        // The tail's changes, applied, give the tail.
+                        if patch.ends_tail() {
+                            shown.clear();
+                        }
+                        stream.tail_change().apply_to(&mut shown);
+                        if shown != tail {
+                            return Err(format!(
+                                "tail changes applied give {shown:?}, the tail is {tail:?}"
+                            ));
+                        }
                         patch.tail = Some(tail.clone());
                         patch
                     }

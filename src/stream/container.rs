@@ -53,14 +53,14 @@ enum Kind {
 }
 
 /// The list item or block quote that `open` starts with, when its first
-/// line is complete: the item's marker with its indentation (`- `,
-/// `  1. `), none for a quote.
-fn start_at(open: &str, complete: usize) -> Option<Option<String>> {
+/// line is complete: the item's marker with its indentation (`-`,
+/// `  1.`), none for a quote.
+fn start_at(open: &str, complete: usize) -> Option<Option<&str>> {
     start_of(&open[..open[..complete].find('\n')?])
 }
 
 /// [`start_at`] of the line `first`, ended or not.
-fn start_of(first: &str) -> Option<Option<String>> {
+fn start_of(first: &str) -> Option<Option<&str>> {
     let indent = first.bytes().take_while(|&b| b == b' ').count();
     if indent > 3 {
         return None;
@@ -71,7 +71,7 @@ fn start_of(first: &str) -> Option<Option<String>> {
     }
     let (_, after) = preview::item_marker(rest)?;
     let marker_len = rest.len() - after.len();
-    Some(Some(format!("{} ", &first[..indent + marker_len])))
+    Some(Some(&first[..indent + marker_len]))
 }
 
 /// Whether `open` starts with what reads as a list item or a block quote.
@@ -157,10 +157,10 @@ impl Container {
             } => {
                 // (The open text may be one line being typed: the items
                 // before it were committed as it began.)
-                let first = open.split('\n').next().unwrap_or_default();
-                let marker = start_of(first).flatten().unwrap_or_else(|| "- ".to_owned());
+                let first = &open[..memchr::memchr(b'\n', open.as_bytes()).unwrap_or(open.len())];
+                let marker = start_of(first).flatten().unwrap_or("-");
                 let blank = if *loose || *blank_before { "\n" } else { "" };
-                format!("{marker}x\n{blank}")
+                [marker, " x\n", blank].concat()
             }
             Kind::Quote => String::new(),
         }
@@ -187,6 +187,17 @@ impl Container {
         // goes on with it. Nothing to parse.)
         if !at_end && self.is_one_child(&open[..complete]) {
             return Committed::default();
+        }
+        // (A list's next item being typed after one child: that child is
+        // what is final, parsed alone, with no outline to find.)
+        if !at_end && complete == open.len() {
+            let typed = open.find_last(b'\n').map_or(0, |i| i + 1);
+            if self.typing_starts_item(open, typed) && self.is_one_child(&open[..typed]) {
+                let opener = self.opener(open);
+                let child = &open[..typed];
+                let rendered = render_children(context, &opener, child);
+                return self.take(&opener, child, rendered, false);
+            }
         }
         let opener = self.opener(open);
         let decided = if at_end { open.len() } else { complete };

@@ -263,6 +263,59 @@ fn stream_prints_one_patch_per_chunk_that_add_up_to_render() {
 }
 
 #[test]
+fn stream_with_tail_changes_gives_the_same_tails() {
+    let answer = "Grüße **aus** Köln [1].\n\n- one\n- two <cite id=\"a\">x</cite>\n\n```rust\nlet x = 1;\n```\n";
+    let lines = |args: &[&str]| -> Vec<serde_json::Value> {
+        let out = citemark(args, answer.as_bytes());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout)
+            .expect("UTF-8 output")
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("each line is a JSON patch"))
+            .collect()
+    };
+    let tails = lines(&["stream", "--chunk-size", "2"]);
+    let changes = lines(&["stream", "--chunk-size", "2", "--tail-changes"]);
+    assert_eq!(tails.len(), changes.len());
+    let mut shown = String::new();
+    let (mut whole, mut changed) = (0, 0);
+    for (with_tail, with_change) in tails.iter().zip(&changes) {
+        assert_eq!(with_tail["append"], with_change["append"]);
+        let tail = with_tail["tail"].as_str().expect("a tail");
+        let ends_tail = with_change["append"].as_str() != Some("")
+            || with_change.get("rewind").is_some()
+            || with_change.get("mark").is_some()
+            || with_change.get("empty").is_some();
+        if ends_tail {
+            shown.clear();
+        }
+        let change = &with_change["tailChange"];
+        if let Some(html) = change["replace"].as_str() {
+            shown = html.to_owned();
+            changed += html.len();
+        } else if let Some(html) = change["insert"].as_str() {
+            let before = change["before"].as_u64().expect("before") as usize;
+            shown.insert_str(shown.len() - before, html);
+            changed += html.len();
+        }
+        // (The last line, finish's, carries its empty tail either way.)
+        if with_change.get("tail").is_some() {
+            shown = with_change["tail"].as_str().unwrap_or_default().to_owned();
+        }
+        assert_eq!(shown, tail);
+        whole += tail.len();
+    }
+    assert!(
+        changed * 3 < whole,
+        "{changed} bytes of changes, {whole} of tails"
+    );
+}
+
+#[test]
 fn stream_rejects_a_zero_chunk_size() {
     let out = citemark(&["stream", "--chunk-size", "0"], b"x");
     assert_one_line_error(&out, "--chunk-size");

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use citemark::adapters::{adapt, Provider, Warning};
-use citemark::{Options, Patch, Stream};
+use citemark::{Options, Patch, Stream, TailChange};
 use clap::{Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
@@ -49,6 +49,10 @@ struct StreamArgs {
     /// Bytes per chunk (1 cuts inside UTF-8 characters too).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..))]
     chunk_size: u32,
+    /// Write each patch's tail as its change ("tailChange": {"insert", "depth",
+    /// "before"} or {"replace"}, absent when the same) instead of the whole tail.
+    #[arg(long)]
+    tail_changes: bool,
 }
 
 /// What both commands read: the answer and how to render it.
@@ -261,7 +265,10 @@ fn render(args: RenderArgs) -> Result<String, String> {
 /// `--from` it is read whole first, then pushed in chunks.
 fn stream(args: StreamArgs) -> Result<(), String> {
     let size = usize::try_from(args.chunk_size).unwrap_or(usize::MAX);
-    let mut out = std::io::stdout().lock();
+    let mut out = Patches {
+        out: std::io::stdout().lock(),
+        changes: args.tail_changes,
+    };
     let mut stream = if args.input.from.is_some() {
         let (markdown, options, _) = prepare(&args.input)?;
         let mut stream = Stream::new(options);
@@ -285,29 +292,89 @@ fn stream(args: StreamArgs) -> Result<(), String> {
         }
         stream
     };
-    write_patch(&mut out, &stream.finish())
+    let last = stream.finish();
+    out.write(&last, None)
+}
+
+/// A patch line with its tail's change (`--tail-changes`).
+#[derive(serde::Serialize)]
+struct PatchLine<'p> {
+    #[serde(flatten)]
+    patch: &'p Patch,
+    #[serde(rename = "tailChange")]
+    change: ChangeLine<'p>,
+}
+
+/// A [`TailChange`] as JSON: `{"insert", "depth", "before"}` or `{"replace"}`.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+enum ChangeLine<'t> {
+    Insert {
+        insert: &'t str,
+        depth: usize,
+        before: usize,
+    },
+    Replace {
+        replace: &'t str,
+    },
+}
+
+/// Where the patches go: stdout, each with its tail or its tail's change.
+struct Patches<W> {
+    out: W,
+    changes: bool,
+}
+
+impl<W: Write> Patches<W> {
+    /// Pushes `chunk` and writes its patch.
+    fn push(&mut self, stream: &mut Stream, chunk: &[u8]) -> Result<(), String> {
+        if !self.changes {
+            return self.write(&stream.push_bytes(chunk), None);
+        }
+        let patch = stream.push_bytes_deferred(chunk);
+        let change = match stream.tail_change() {
+            TailChange::Insert {
+                html,
+                depth,
+                before,
+            } => Some(ChangeLine::Insert {
+                insert: html,
+                depth,
+                before,
+            }),
+            TailChange::Replace(html) => Some(ChangeLine::Replace { replace: html }),
+            _ => None,
+        };
+        self.write(&patch, change)
+    }
+
+    /// Writes `patch` (with `change` as its `tailChange`) as one JSON line
+    /// and flushes it, so that a reader gets it now, not when a buffer
+    /// fills. A closed or full stdout is an error.
+    fn write(&mut self, patch: &Patch, change: Option<ChangeLine<'_>>) -> Result<(), String> {
+        let out = &mut self.out;
+        let written = match change {
+            None => serde_json::to_writer(&mut *out, patch),
+            Some(change) => serde_json::to_writer(&mut *out, &PatchLine { patch, change }),
+        };
+        written
+            .map_err(std::io::Error::from)
+            .and_then(|()| out.write_all(b"\n"))
+            .and_then(|()| out.flush())
+            .map_err(|e| format!("cannot write the output: {e}"))
+    }
 }
 
 /// Pushes `bytes` in `size`-byte chunks, writing each chunk's patch.
-fn push_chunks(
+fn push_chunks<W: Write>(
     stream: &mut Stream,
     bytes: &[u8],
     size: usize,
-    out: &mut impl Write,
+    out: &mut Patches<W>,
 ) -> Result<(), String> {
     bytes
         .chunks(size)
-        .try_for_each(|chunk| write_patch(out, &stream.push_bytes(chunk)))
-}
-
-/// Writes `patch` as one JSON line and flushes it, so that a reader gets it
-/// now, not when a buffer fills. A closed or full stdout is an error.
-fn write_patch(out: &mut impl Write, patch: &Patch) -> Result<(), String> {
-    serde_json::to_writer(&mut *out, patch)
-        .map_err(std::io::Error::from)
-        .and_then(|()| out.write_all(b"\n"))
-        .and_then(|()| out.flush())
-        .map_err(|e| format!("cannot write the output: {e}"))
+        .try_for_each(|chunk| out.push(stream, chunk))
 }
 
 /// Reads the whole input, decoding invalid UTF-8 lossily (never rejected).

@@ -432,6 +432,12 @@ impl Stream {
         self.push(&text)
     }
 
+    /// [`Stream::push_bytes`] without the tail, as [`Stream::push_deferred`].
+    pub fn push_bytes_deferred(&mut self, chunk: &[u8]) -> Patch {
+        let text = self.decode(chunk);
+        self.push_deferred(&text)
+    }
+
     /// Like [`Stream::push`] but leaves `tail` out (`None`): a host that
     /// paints once per animation frame calls [`Stream::tail`] then, not
     /// after every chunk.

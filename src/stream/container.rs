@@ -37,6 +37,9 @@ pub(super) struct Container {
     /// this place in the message, up to this line, reads as the element
     /// alone (a list's first item's content indented this far).
     read: Cell<(usize, usize, usize)>,
+    /// The same while the open text is one line: it, at this place, up to
+    /// here, reads as the element's first line.
+    first_line: Cell<(usize, usize)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -122,6 +125,7 @@ impl Container {
                 kind,
                 end_tags,
                 read: Cell::new((usize::MAX, 0, 0)),
+                first_line: Cell::new((usize::MAX, 0)),
             }),
         })
     }
@@ -472,16 +476,29 @@ impl Container {
             (read_to, read_width)
         } else {
             // (The first line's end or a `<`, in one search: a tight
-            // list's open text is mostly one line being typed.)
-            let first_end = match memchr::memchr2(b'\n', b'<', open.as_bytes()) {
-                Some(at) if open.as_bytes()[at] == b'<' => return false,
-                Some(at) => at,
-                // (One line, being typed.)
+            // list's open text is mostly one line being typed, of which
+            // only what was not read before is read.)
+            let (line_at, line_read) = self.first_line.get();
+            let skip = match line_at == at && line_read <= open.len() {
+                true => line_read,
+                false => 0,
+            };
+            let first_end = match memchr::memchr2(b'\n', b'<', &open.as_bytes()[skip..]) {
+                Some(i) if open.as_bytes()[skip + i] == b'<' => return false,
+                Some(i) => skip + i,
+                // (One line, being typed: read as an item's or a quote's
+                // first line, for good once its first letter is in; a
+                // marker alone is an empty item, until what follows it.)
                 None => {
-                    return match self.kind {
-                        Kind::List { .. } => item_line(open),
-                        Kind::Quote => open.starts_with('>'),
+                    let first = skip > 0
+                        || match self.kind {
+                            Kind::List { .. } => item_line(open),
+                            Kind::Quote => open.starts_with('>'),
+                        };
+                    if first {
+                        self.first_line.set((at, open.len()));
                     }
+                    return first || self.kind != Kind::Quote && marker_alone(open);
                 }
             };
             let first = &open[..first_end];
@@ -580,6 +597,15 @@ impl Container {
 /// digit (no thematic break, no empty item, no indented code in it).
 fn item_line(line: &str) -> bool {
     item_content_indent(line).is_some()
+}
+
+/// Whether `line` is a list item's marker alone (up to three spaces
+/// before it, spaces after it): an empty item.
+fn marker_alone(line: &str) -> bool {
+    let indent = line.bytes().take_while(|&b| b == b' ').count();
+    indent <= 3
+        && preview::item_marker(&line[indent..])
+            .is_some_and(|(_, after)| after.bytes().all(|b| b == b' '))
 }
 
 /// Where the content of the list item that `line` starts begins (the
@@ -810,7 +836,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::{Options, Stream};
+    use crate::{Options, RawHtml, Stream};
 
     /// Lines of lists and quotes, with what can reach back (definitions,
     /// footnotes, blank lines, lazy lines, raw HTML) among them.
@@ -827,6 +853,8 @@ mod tests {
             Just("- [g][h]"),
             Just(">     code"),
             Just(">    f"),
+            Just("- g </ul> <ul>"),
+            Just("> g </blockquote> <blockquote>"),
         ];
         let line = prop_oneof![
             Just("- a [2]"),
@@ -863,6 +891,8 @@ mod tests {
             Just("  u [3]"),
             Just("   - v"),
             Just("\tw"),
+            Just("  - x </ul>"),
+            Just("> y </blockquote>"),
         ];
         (first, prop::collection::vec(line, 0..10)).prop_map(|(first, lines)| {
             let mut text = format!("{first}\n");
@@ -938,6 +968,7 @@ mod tests {
             kind,
             end_tags,
             read: Cell::new((usize::MAX, 0, 0)),
+            first_line: Cell::new((usize::MAX, 0)),
         }
     }
 
@@ -946,9 +977,12 @@ mod tests {
     /// [`Container::holds_one_element`] reads a prefix of it as the element
     /// alone (kept from prefix to prefix, as a stream grows its open
     /// text), the tail cut out of its render is what the check of the
-    /// render cuts out.
-    fn assert_read_as_parsed(text: &str) {
-        let stream = Stream::new(Options::default());
+    /// render cuts out (raw HTML passed through may close the element).
+    fn assert_read_as_parsed(text: &str, raw_html: RawHtml) {
+        let stream = Stream::new(Options {
+            raw_html,
+            ..Options::default()
+        });
         let context = stream.context();
         let container = container_for(text, false);
         let ends = text.match_indices('\n').map(|(at, _)| at + 1);
@@ -973,10 +1007,12 @@ mod tests {
 
     #[test]
     fn lines_read_as_one_child_or_element_parse_as_one() {
-        assert_read_as_parsed("> The a\n> b [1]\n>\n>\n");
-        assert_read_as_parsed("- a\n  - b\n    c\n  d\n");
-        assert_read_as_parsed("> a\n\n> b\n");
-        assert_read_as_parsed("- a\n+ b\n");
+        let passed = RawHtml::DangerouslyPassThrough;
+        assert_read_as_parsed("> The a\n> b [1]\n>\n>\n", RawHtml::Sanitize);
+        assert_read_as_parsed("- a\n  - b\n    c\n  d\n", RawHtml::Sanitize);
+        assert_read_as_parsed("> a\n\n> b\n", RawHtml::Sanitize);
+        assert_read_as_parsed("- a\n+ b\n", RawHtml::Sanitize);
+        assert_read_as_parsed("- a </ul> <ul>\n  - b </ul>\n", passed);
     }
 
     #[test]
@@ -995,8 +1031,12 @@ mod tests {
         }
 
         #[test]
-        fn lines_read_as_one_parse_as_one(text in container_text()) {
-            assert_read_as_parsed(&text);
+        fn lines_read_as_one_parse_as_one(text in container_text(), passed: bool) {
+            let raw_html = match passed {
+                true => RawHtml::DangerouslyPassThrough,
+                false => RawHtml::Sanitize,
+            };
+            assert_read_as_parsed(&text, raw_html);
         }
     }
 }

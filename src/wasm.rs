@@ -191,6 +191,23 @@ impl WasmStream {
         Ok(tail)
     }
 
+    /// [`Stream::push_shown`]: text the JS glue showed itself while
+    /// [`WasmStream::types_verbatim`] held; its patch waits in
+    /// [`WasmStream::committed`]; whether it holds anything.
+    #[wasm_bindgen(js_name = pushShown)]
+    pub fn push_shown(&mut self, text: &str) -> Result<bool, String> {
+        test_trap(text);
+        let patch = self.inner.push_shown(text);
+        self.keep_committed(patch)?;
+        Ok(self.committed.is_some())
+    }
+
+    /// [`Stream::types_verbatim`].
+    #[wasm_bindgen(js_name = typesVerbatim)]
+    pub fn types_verbatim(&self) -> bool {
+        self.inner.types_verbatim()
+    }
+
     /// [`Stream::push_deferred`]: its patch waits in
     /// [`WasmStream::committed`]; whether it holds anything. (Most pushes
     /// commit nothing: then JS does not ask for it.)

@@ -611,6 +611,59 @@ proptest! {
         streams_with_steps_to_its_one_shot_render(&md, &cuts, &options)?;
     }
 
+    /// A host that shows verbatim typing itself (as the npm package's glue
+    /// does) and pushes it later with `push_shown` shows the tail at every
+    /// chunk, and its appends are the render.
+    #[test]
+    fn typing_shown_by_the_host_gives_the_tail(
+        md in common::code_markdown(),
+        cuts in prop::collection::vec(any::<usize>(), 0..40),
+    ) {
+        let boundary = |mut at: usize| {
+            while !md.is_char_boundary(at) {
+                at -= 1;
+            }
+            at
+        };
+        let mut cuts: Vec<usize> = cuts.iter().map(|c| boundary(c % (md.len() + 1))).collect();
+        cuts.sort_unstable();
+        let options = Options::default();
+        let (mut host, mut reference) = (Stream::new(options.clone()), Stream::new(options.clone()));
+        let mut assembled = StreamedHtml::default();
+        let (mut shown, mut typed) = (String::new(), String::new());
+        let mut verbatim = false;
+        let mut from = 0;
+        for &cut in cuts.iter().chain([&md.len()]) {
+            let chunk = &md[from..cut.max(from)];
+            from = cut.max(from);
+            reference.push_deferred(chunk);
+            if verbatim && !chunk.contains(['\n', '\r', '\0', '\t']) {
+                // Shown by the host, pushed later.
+                typed.push_str(chunk);
+                shown.push_str(&chunk.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;"));
+            } else {
+                if !typed.is_empty() {
+                    let patch = host.push_shown(&std::mem::take(&mut typed));
+                    prop_assert!(!patch.ends_tail(), "verbatim typing committed something");
+                    assembled.apply(&patch);
+                }
+                let patch = host.push_deferred(chunk);
+                if patch.ends_tail() {
+                    shown.clear();
+                }
+                assembled.apply(&patch);
+                host.tail_change().apply_to(&mut shown);
+                verbatim = host.types_verbatim();
+            }
+            prop_assert_eq!(&shown, &reference.tail(), "after {} bytes", from);
+        }
+        if !typed.is_empty() {
+            assembled.apply(&host.push_shown(&typed));
+        }
+        assembled.apply(&host.finish());
+        prop_assert_eq!(assembled.html(), render(&md, &options).html);
+    }
+
     /// Code blocks, line by line.
     #[test]
     fn code_blocks_stream_to_their_one_shot_render(

@@ -101,6 +101,14 @@ function rendered(parts) {
 const STEP_KINDS = ["open", "html", "close"];
 const REWIND = 1;
 const MARK = 2;
+/** What a code line's tail does not show as typed (and UTF-16 halves, which wasm would replace): pushed, not shown here. */
+const NOT_VERBATIM = /[\n\r\0\t\ud800-\udfff]/;
+
+/** `text` escaped as a code block's text is (`&`, `<`, `>`; pulldown-cmark's body-text escaping). */
+function escapeText(text) {
+  return text.replace(/[&<>]/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : "&gt;"));
+}
+
 /** `WasmStream.changeAt()` of a tail change that replaces the tail (else: depth in the low 8 bits, `before` above). */
 const REPLACES = 0xffffffff;
 
@@ -138,6 +146,12 @@ function withFlags(flags, fields) {
 
 /** A patch that changes nothing. */
 const nothing = () => ({ append: "", steps: [], citations: [] });
+
+/** `last`, after `first` when it holds anything (`concat`: a patch then `finish`'s). */
+function after(first, last) {
+  const empty = !first.append && !first.rewind && !first.mark && first.empty === undefined && !first.citations.length;
+  return empty ? last : concat(first, last);
+}
 
 /**
  * `first` then `last` as one patch, for `finish` when a held surrogate had
@@ -322,6 +336,17 @@ export function makeApi(createGlue, payload) {
     #finished = false;
     /** Created with `trustedTypes: true`. */
     #trusted;
+    // Typing shown here (docs/streaming.md, "Typing shown by the host"):
+    // while the stream says text typed next shows verbatim (a code line),
+    // such text is kept here and handed to the host as tail changes without
+    // crossing into wasm; the next other call pushes it first.
+    /** The stream said, at its last tail change, that typing shows verbatim. */
+    #verbatim = false;
+    /** Text typed verbatim and not pushed yet; how much of it the host was handed. */
+    #typed = "";
+    #handed = 0;
+    /** Pushed since the last tail change: the stream has a change to tell. */
+    #dirty = false;
     constructor(options) {
       const { text, trusted } = splitOptions(options);
       this.#trusted = trusted;
@@ -365,12 +390,34 @@ export function makeApi(createGlue, payload) {
     #out(patch) {
       return this.#trusted ? issue(patch) : patch;
     }
+    /**
+     * Pushes the text typed verbatim (what the host was handed of it as
+     * shown), so that the stream has all the text; returns its patch (none:
+     * verbatim typing commits nothing).
+     */
+    #flush(inner) {
+      const typed = this.#typed;
+      const handed = this.#handed;
+      this.#verbatim = false;
+      if (!typed) return nothing();
+      this.#typed = "";
+      this.#handed = 0;
+      let flushed = nothing();
+      if (handed > 0 && inner.pushShown(typed.slice(0, handed))) flushed = this.#committed(inner);
+      if (handed < typed.length) {
+        this.#dirty = true;
+        if (inner.pushDeferred(typed.slice(handed))) flushed = after(flushed, this.#committed(inner));
+      }
+      return flushed;
+    }
     push(chunk) {
       this.#check("push", true);
       const text = this.#take(chunk);
       const result = this.#run("push", text, (inner) => {
+        const flushed = this.#flush(inner);
+        this.#dirty = true;
         const tail = inner.push(text);
-        const { append, steps, citations, ...flags } = this.#committed(inner);
+        const { append, steps, citations, ...flags } = after(flushed, this.#committed(inner));
         return { ...flags, append, steps, tail, citations };
       });
       this.#pushed += text.length;
@@ -379,7 +426,16 @@ export function makeApi(createGlue, payload) {
     pushDeferred(chunk) {
       this.#check("pushDeferred", true);
       const text = this.#take(chunk);
-      const result = this.#run("pushDeferred", text, (inner) => (inner.pushDeferred(text) ? this.#committed(inner) : nothing()));
+      if (this.#verbatim && text && !NOT_VERBATIM.test(text)) {
+        this.#typed += text;
+        this.#pushed += text.length;
+        return this.#out(nothing());
+      }
+      const result = this.#run("pushDeferred", text, (inner) => {
+        const flushed = this.#flush(inner);
+        this.#dirty = true;
+        return after(flushed, inner.pushDeferred(text) ? this.#committed(inner) : nothing());
+      });
       this.#pushed += text.length;
       return this.#out(result);
     }
@@ -390,7 +446,10 @@ export function makeApi(createGlue, payload) {
     }
     tail() {
       this.#check("tail");
-      const tail = this.#run("tail", undefined, (inner) => inner.tail());
+      const tail = this.#run("tail", undefined, (inner) => {
+        this.#flush(inner);
+        return inner.tail();
+      });
       return this.#trusted ? trustedHTML(tail) : tail;
     }
     /**
@@ -400,8 +459,19 @@ export function makeApi(createGlue, payload) {
      */
     tailChange() {
       this.#check("tailChange");
+      if (!this.#dirty) {
+        // Only typing shown here since the last change: it goes at the end of the tail.
+        if (this.#typed.length === this.#handed) return undefined;
+        const html = escapeText(this.#typed.slice(this.#handed));
+        this.#handed = this.#typed.length;
+        const change = { insert: this.#trusted ? trustedHTML(html) : html, depth: 0, before: 0 };
+        return this.#trusted ? Object.freeze(change) : change;
+      }
       return this.#run("tailChange", undefined, (inner) => {
+        this.#flush(inner);
+        this.#dirty = false;
         const html = inner.tailChange();
+        this.#verbatim = inner.typesVerbatim();
         if (html === undefined) return undefined;
         const value = this.#trusted ? trustedHTML(html) : html;
         const at = inner.changeAt();
@@ -411,20 +481,24 @@ export function makeApi(createGlue, payload) {
     }
     openEndTags() {
       this.#check("openEndTags");
-      return this.#run("openEndTags", undefined, (inner) => inner.openEndTags());
+      return this.#run("openEndTags", undefined, (inner) => {
+        this.#flush(inner);
+        return inner.openEndTags();
+      });
     }
     finish() {
       this.#check("finish", true);
       const held = this.#held;
       this.#held = "";
       const result = this.#run("finish", undefined, (inner) => {
+        let first = this.#flush(inner);
+        this.#dirty = true;
         if (held) {
           // A lone high surrogate: it becomes U+FFFD, as in `render`.
           inner.pushDeferred(held);
-          const first = this.#committed(inner);
-          return concat(first, patch(inner.finish()));
+          first = after(first, this.#committed(inner));
         }
-        return patch(inner.finish());
+        return after(first, patch(inner.finish()));
       });
       this.#finished = true;
       return this.#out(result);
@@ -436,7 +510,12 @@ export function makeApi(createGlue, payload) {
         throw new TypeError(`sources: expected an array or null, got ${describe(sources)}`);
       }
       const text = json("sources", sources);
-      this.#run("setSources", undefined, (inner) => inner.setSources(text));
+      this.#run("setSources", undefined, (inner) => {
+        this.#flush(inner);
+        // (The tail is rendered again with them.)
+        this.#dirty = true;
+        inner.setSources(text);
+      });
     }
     citationIndex() {
       this.#check("citationIndex");
@@ -444,7 +523,12 @@ export function makeApi(createGlue, payload) {
     }
     provisionalIndex() {
       this.#check("provisionalIndex");
-      return JSON.parse(this.#run("provisionalIndex", undefined, (inner) => inner.provisionalIndex()));
+      return JSON.parse(
+        this.#run("provisionalIndex", undefined, (inner) => {
+          this.#flush(inner);
+          return inner.provisionalIndex();
+        }),
+      );
     }
     /**
      * Frees the WebAssembly memory now instead of at garbage collection. Every

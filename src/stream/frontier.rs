@@ -128,12 +128,21 @@ impl TypedCode {
         let added = open.get(*len..)?;
         // (A new line, a tab, a CR or NUL: the parser's rules, or the
         // indentation to cut, decide; written again.)
-        if has_any_byte(added, b"\n\r\0\t") {
+        if has_any_byte(added, NOT_VERBATIM) {
             return None;
         }
         write_code(html, added);
         *len = open.len();
         Some(html)
+    }
+
+    /// Whether text typed after `open` only adds its escaped bytes to the
+    /// tail (see [`TypedCode::extend`]), if it has none of [`NOT_VERBATIM`].
+    fn extends_verbatim(&self, open: &str) -> bool {
+        self.shown.as_ref().is_some_and(|(len, _)| {
+            open.get(*len..)
+                .is_some_and(|added| !has_any_byte(added, NOT_VERBATIM))
+        })
     }
 
     /// Keeps `html`, the tail of `open` (all of it shown), when typing on
@@ -150,6 +159,10 @@ impl TypedCode {
         self.shown = settled.then(|| (open.len(), html.to_owned()));
     }
 }
+
+/// The bytes that a code line's tail does not show as typed, escaped: a
+/// new line, a tab, a CR or NUL.
+pub(super) const NOT_VERBATIM: &[u8] = b"\n\r\0\t";
 
 /// What [`Frontier::enter`] opens.
 pub(super) struct Entered {
@@ -249,6 +262,13 @@ impl Frontier {
             Frontier::Leaf(leaf) => leaf.typed_tail(context, open, out),
             Frontier::Container(container) => out.push_str(&container.tail(context, open)),
         }
+    }
+
+    /// Whether text typed after `open` (without [`NOT_VERBATIM`] bytes)
+    /// only adds itself, escaped, at the end of the tail, committing
+    /// nothing: a code line past where it could close its block.
+    pub(super) fn types_verbatim(&self, open: &str) -> bool {
+        matches!(self, Frontier::Leaf(leaf) if matches!(leaf.leaf, LeafKind::Code(_)) && leaf.typed.extends_verbatim(open))
     }
 
     /// Starts over on an emptied element (see [`Container::restart`]).

@@ -316,6 +316,9 @@ pub struct Stream {
     shown_tail: String,
     /// The buffer the next tail is written into, for `tail_change`.
     next_tail: String,
+    /// What the host shows is not known (see [`Stream::push_shown`]): the
+    /// next change replaces it.
+    shown_unknown: bool,
 }
 
 /// The stream's state right after a frontier's element opened (see
@@ -400,6 +403,7 @@ impl Stream {
             patches: 0,
             shown_tail: String::new(),
             next_tail: String::new(),
+            shown_unknown: false,
         }
     }
 
@@ -642,7 +646,10 @@ impl Stream {
     pub fn tail_change(&mut self) -> TailChange<'_> {
         let mut next = std::mem::take(&mut self.next_tail);
         self.write_tail(&mut next);
-        let found = change::between(&self.shown_tail, &next);
+        let found = match std::mem::take(&mut self.shown_unknown) {
+            true => change::Found::Replace,
+            false => change::between(&self.shown_tail, &next),
+        };
         self.next_tail = std::mem::replace(&mut self.shown_tail, next);
         found.in_tail(&self.shown_tail)
     }
@@ -651,6 +658,58 @@ impl Stream {
     /// host applying the changes shows).
     pub fn shown_tail(&self) -> &str {
         &self.shown_tail
+    }
+
+    /// Whether text typed next shows *verbatim*: pushed with
+    /// [`Stream::push_deferred`], text without a line break, tab, CR or
+    /// NUL commits nothing and only adds itself, HTML-escaped (`&`, `<`,
+    /// `>`), at the end of the tail (a [`TailChange::Insert`] 0 deep,
+    /// before nothing). True on a code block's line past where it could
+    /// close the block. A host may then show such text itself, without the
+    /// stream, and push it later with [`Stream::push_shown`]
+    /// (docs/streaming.md, "Typing shown by the host"). It is known once
+    /// the tail was made for what was pushed.
+    ///
+    /// # Examples
+    /// ```
+    /// use citemark::{Options, Stream, TailChange};
+    ///
+    /// let mut stream = Stream::new(Options::default());
+    /// stream.push_deferred("Intro\n\n```rust\nlet x = 1;\nlet y");
+    /// stream.tail_change();
+    /// assert!(stream.types_verbatim());
+    /// // The host shows " = a < b;" itself, then pushes it with what follows.
+    /// stream.push_shown(" = a < b;");
+    /// assert_eq!(stream.tail_change(), TailChange::Same, "the host shows it already");
+    /// assert!(stream.push_deferred("\n").append.ends_with("let y = a &lt; b;\n"));
+    /// stream.push_deferred("`");
+    /// stream.tail_change();
+    /// assert!(!stream.types_verbatim(), "a backtick may start the closing fence");
+    /// ```
+    pub fn types_verbatim(&self) -> bool {
+        !self.deferred
+            && self.split_char.is_empty()
+            && !self.held_cr
+            && self
+                .frontier
+                .as_ref()
+                .is_some_and(|frontier| frontier.types_verbatim(&self.open))
+    }
+
+    /// Pushes `text`, which the host already shows after the tail it was
+    /// handed, HTML-escaped, having typed it while [`Stream::types_verbatim`]
+    /// held: the next [`Stream::tail_change`] is to the tail with it. Text
+    /// that was not typed so (a line break in it, or no verbatim typing)
+    /// makes the next change replace the tail.
+    pub fn push_shown(&mut self, text: &str) -> Patch {
+        let verbatim = self.types_verbatim() && !has_any_byte(text, frontier::NOT_VERBATIM);
+        let patch = self.push_deferred(text);
+        if verbatim && !patch.ends_tail() {
+            let _ = pulldown_cmark_escape::escape_html_body_text(&mut self.shown_tail, text);
+        } else {
+            self.shown_unknown = true;
+        }
+        patch
     }
 
     /// The tail rendered whole, as [`Stream::tail`] must show it.

@@ -225,3 +225,36 @@ test("tail changes, applied by a string host, give the tail after every push, ha
     }
   }
 });
+
+test("typing shown by the glue (a code line between tail changes): tails every few pushes, tail() and the final HTML as without it", () => {
+  const answer = `Intro [1].\n\n${longCode(2_000)}\n\`\`\`\nlet a = b < c && d > e;\n\`\`\`\n`;
+  for (const entry of [citemark, lite]) {
+    for (const [size, every] of [[1, 1], [3, 2], [4, 3], [7, 5]]) {
+      const changes = entry.createStream({});
+      const tails = entry.createStream({});
+      const assembly = new Assembly();
+      let shown = "";
+      let push = 0;
+      for (const chunk of chunks(answer, size)) {
+        const patch = changes.pushDeferred(chunk);
+        assembly.apply(patch);
+        tails.pushDeferred(chunk);
+        if (patch.append || patch.rewind || patch.mark || patch.empty !== undefined) shown = "";
+        if (++push % every) continue;
+        const change = changes.tailChange();
+        if (change && "replace" in change) shown = change.replace;
+        else if (change) shown = shown.slice(0, shown.length - change.before) + change.insert + shown.slice(shown.length - change.before);
+        assert.equal(shown, tails.tail(), `${size}-unit chunks, tail changes every ${every} pushes, push ${push}`);
+        // A whole tail and the open end tags in between change nothing of what the changes say.
+        if (push % 7 === 0) {
+          assert.equal(changes.tail(), shown);
+          assert.equal(changes.openEndTags(), tails.openEndTags());
+        }
+      }
+      assembly.apply(changes.finish());
+      assert.equal(assembly.html, entry.render(answer).html, `${size}-unit chunks: equal to render`);
+      changes.free();
+      tails.free();
+    }
+  }
+});

@@ -2051,6 +2051,14 @@ mod tests {
     }
 
     #[test]
+    fn math_being_typed_pairs_with_no_dollar_in_an_earlier_block() {
+        // (The `$` of `$5` in the paragraph cannot close math that the
+        // heading after it opens: `Why $` holds its `$` whole or cached.)
+        let message = "([l](https://h/-/ai/conversations/c/call/a))$5 \n# Why $5 ";
+        assert_cached_tails_are_whole(&[message, "a $5\n- b $x c\n> d $y"], &[1, 3, 5]);
+    }
+
+    #[test]
     fn a_label_shown_at_its_own_length_is_looked_at_again() {
         // (Shown without its brackets, `[([[1](]((](h`'s label, escaped, is
         // as long as the text was: the preview still drops the `((` it

@@ -20,7 +20,7 @@
 
 use std::borrow::Cow;
 
-use super::{has_byte, FindLast};
+use super::{has_any_byte, has_byte, FindLast};
 use crate::cite::marker::{FILE_SEARCH_CLOSE, FILE_SEARCH_DAGGER, FILE_SEARCH_OPEN, PROMPT_WORDS};
 use crate::parse::is_escaped;
 
@@ -194,7 +194,7 @@ pub(super) fn one_line_item(line: &str) -> Option<ItemMark> {
     let spaces = rest.len() - content.len();
     let rule = matches!(mark, ItemMark::Bullet(b'-' | b'*'))
         && line.bytes().all(|b| b == line.as_bytes()[0] || b == b' ');
-    let plain_line = !super::has_any_byte(line, b"\t\r\n");
+    let plain_line = !has_any_byte(line, b"\t\r\n");
     let item = (1..=4).contains(&spaces) && !content.is_empty() && !rule && plain_line;
     (item && !is_delimiter_row(line)).then_some(mark)
 }
@@ -732,8 +732,33 @@ const MATH_HOLD: usize = 200;
 /// Math being typed at the end of `block`: where its opener is, when it
 /// has no closer yet. `$$` and `\[` (display math) and `\(` are held to
 /// their closers; a `$` before a letter or `\` only within [`MATH_HOLD`]
-/// bytes, and not before a digit or a space (`$5`, `$ 5`: currency).
+/// bytes, and not before a digit or a space (`$5`, `$ 5`: currency). Math
+/// does not cross a block boundary: only the inline text that ends the
+/// block is read (a `$5` in a paragraph pairs with no `$` in the heading
+/// after it).
 fn unfinished_math(block: &str) -> Option<usize> {
+    let start = match has_any_byte(block, b"$\\") && has_byte(block, b'\n') {
+        true => last_inline_start(block),
+        false => 0,
+    };
+    unfinished_math_in(&block[start..]).map(|at| start + at)
+}
+
+/// Where the inline text that ends `block` starts: after the last line
+/// that a block boundary follows (see [`block_boundary`]).
+fn last_inline_start(block: &str) -> usize {
+    let (mut start, mut line_start) = (0, 0);
+    for newline in memchr::memchr_iter(b'\n', block.as_bytes()) {
+        if block_boundary(&block[line_start..newline], &block[newline + 1..]) {
+            start = newline + 1;
+        }
+        line_start = newline + 1;
+    }
+    start
+}
+
+/// [`unfinished_math`] in inline text.
+fn unfinished_math_in(block: &str) -> Option<usize> {
     let bytes = block.as_bytes();
     let escaped = |at: usize| is_escaped(block, at);
     let display = block
@@ -1151,6 +1176,7 @@ mod tests {
         shows("see [[2]]", "see");
         shows("so $x^2", "so");
         shows("so $x^2$ and $", "so $x^2$ and");
+        shows("costs $5\n# Why $x", "costs $5\n# Why");
         shows("costs $5 and", "costs $5 and");
         shows("so $$\nE = mc", "so");
         shows("so \\(a_1", "so");

@@ -2056,6 +2056,10 @@ mod tests {
         // heading after it opens: `Why $` holds its `$` whole or cached.)
         let message = "([l](https://h/-/ai/conversations/c/call/a))$5 \n# Why $5 ";
         assert_cached_tails_are_whole(&[message, "a $5\n- b $x c\n> d $y"], &[1, 3, 5]);
+        // (Nor with one in a code span or a link's destination before it,
+        // which the preview counts as typed.)
+        let messages = ["Why `$5 `> $5 ", "See [a](https://x/$) $y and `$` $z"];
+        assert_cached_tails_are_whole(&messages, &[1, 2, 3]);
     }
 
     #[test]

@@ -99,9 +99,14 @@ pub(super) fn may_be_settled(words: &str) -> bool {
 /// Whether the preview leaves `text` as it is (bar trailing spaces):
 /// nothing at its end is still being typed. (Nor is a link's destination
 /// left open: the preview looks at the last link only, and a `)` to come
-/// may close an earlier one's.)
+/// may close an earlier one's. Nor is a `$` left unpaired, wherever it is:
+/// the preview pairs a `$` to come with those before it in its block, as
+/// typed, in code spans and link destinations too.)
 pub(super) fn is_settled(text: &str) -> bool {
-    preview(text).text == text.trim_end_matches(' ') && destinations_closed(text)
+    let dollars = memchr::memchr_iter(b'$', text.as_bytes()).count();
+    dollars % 2 == 0
+        && preview(text).text == text.trim_end_matches(' ')
+        && destinations_closed(text)
 }
 
 /// A line's settled part: it has a letter (so the line is not a rule, an

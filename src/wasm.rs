@@ -198,8 +198,7 @@ impl WasmStream {
     pub fn push_shown(&mut self, text: &str) -> Result<bool, String> {
         test_trap(text);
         let patch = self.inner.push_shown(text);
-        self.keep_committed(patch)?;
-        Ok(self.committed.is_some())
+        self.keep_committed(patch)
     }
 
     /// [`Stream::types_verbatim`].
@@ -215,8 +214,7 @@ impl WasmStream {
     pub fn push_deferred(&mut self, chunk: &str) -> Result<bool, String> {
         test_trap(chunk);
         let patch = self.inner.push_deferred(chunk);
-        self.keep_committed(patch)?;
-        Ok(self.committed.is_some())
+        self.keep_committed(patch)
     }
 
     /// The last push's `append`, `steps`, `citations`, `rewind` and
@@ -241,15 +239,16 @@ impl WasmStream {
                 depth,
                 before,
             } => match insert_at(depth, before) {
-                Some(at) => (html, at),
-                // (Past what the packing holds, which no tail reaches.)
-                None => (self.inner.shown_tail(), REPLACES),
+                Some(at) => (html.to_owned(), at),
+                // (Past what the packing holds, which no tail reaches: the
+                // whole tail, which the change was made for.)
+                None => (self.inner.tail(), REPLACES),
             },
-            TailChange::Replace(html) => (html, REPLACES),
+            TailChange::Replace(html) => (html.to_owned(), REPLACES),
             _ => return None,
         };
         self.change_at = at;
-        Some(html.to_owned())
+        Some(html)
     }
 
     /// Where the last [`WasmStream::tail_change`] goes, in one number (one
@@ -308,13 +307,15 @@ fn insert_at(depth: usize, before: usize) -> Option<u32> {
 }
 
 impl WasmStream {
-    fn keep_committed(&mut self, patch: Patch) -> Result<(), String> {
+    /// Keeps `patch` for [`WasmStream::committed`] unless it holds
+    /// nothing; whether it holds anything.
+    fn keep_committed(&mut self, patch: Patch) -> Result<bool, String> {
         let empty =
             patch.append.is_empty() && patch.citations.is_empty() && !patch.rewind && !patch.mark;
         self.committed = match empty {
             true => None,
             false => Some(Parts::of_patch(patch)?),
         };
-        Ok(())
+        Ok(!empty)
     }
 }

@@ -458,85 +458,27 @@ function incremark(withHtml) {
   };
 }
 
-const contenders = [
-  {
-    name: "citemark push (tail every push)",
+/**
+ * A citemark contender: `pusher(stream, showing)` makes the function that
+ * pushes one chunk to `stream`, counts what it hands over beside the patch's
+ * `append` and returns the patch and, when `showing` (the prefix-rate runs),
+ * the tail the reader sees after it. The patches are applied as StreamedHtml
+ * does.
+ */
+function citemark(name, pusher) {
+  return {
+    name,
     incremental: true,
     handed: true,
     oneShot: (text) => citemarkRender(text, citemarkOptions).html,
     stream(chunks, step) {
       const stream = createStream(citemarkOptions);
       const host = new StringHost();
+      const push = pusher(stream, Boolean(step));
       for (const chunk of chunks) {
-        const patch = stream.push(chunk);
-        host.apply(patch);
-        handed += patch.append.length + patch.tail.length;
-        if (step) step(patch.append, patch.tail, patch);
-      }
-      const last = stream.finish();
-      host.apply(last);
-      handed += last.append.length;
-      stream.free();
-      lastHost = host;
-      return host.html;
-    },
-  },
-  {
-    // The tail handed over as its change (what citemark/dom applies): a DOM
-    // host inserts it where it goes, so the tail is built as a string here only
-    // for the prefix rate (untimed runs).
-    name: "citemark pushDeferred + tailChange() every push",
-    incremental: true,
-    handed: true,
-    oneShot: (text) => citemarkRender(text, citemarkOptions).html,
-    stream(chunks, step) {
-      const stream = createStream(citemarkOptions);
-      const host = new StringHost();
-      let tail = "";
-      for (const chunk of chunks) {
-        const patch = stream.pushDeferred(chunk);
+        const { patch, tail } = push(chunk);
         host.apply(patch);
         handed += patch.append.length;
-        const change = stream.tailChange();
-        if (change) handed += ("insert" in change ? change.insert : change.replace).length;
-        if (step) {
-          if (patch.append || patch.rewind || patch.mark || patch.empty !== undefined) tail = "";
-          if (change && "replace" in change) tail = change.replace;
-          else if (change) tail = tail.slice(0, tail.length - change.before) + change.insert + tail.slice(tail.length - change.before);
-          step(patch.append, tail, patch);
-        }
-      }
-      const last = stream.finish();
-      host.apply(last);
-      handed += last.append.length;
-      stream.free();
-      lastHost = host;
-      return host.html;
-    },
-  },
-  {
-    name: `citemark pushDeferred + tail() per ${FRAME} chars`,
-    incremental: true,
-    handed: true,
-    oneShot: (text) => citemarkRender(text, citemarkOptions).html,
-    stream(chunks, step) {
-      const stream = createStream(citemarkOptions);
-      const host = new StringHost();
-      let since = 0;
-      let tail = "";
-      for (const chunk of chunks) {
-        const patch = stream.pushDeferred(chunk);
-        host.apply(patch);
-        handed += patch.append.length;
-        // What the reader sees: the appends at once, and the tail as last
-        // painted, dropped when what it showed is appended (until the next frame).
-        if (patch.append || patch.rewind) tail = "";
-        since += chunk.length;
-        if (since >= FRAME) {
-          tail = stream.tail();
-          handed += tail.length;
-          since = 0;
-        }
         if (step) step(patch.append, tail, patch);
       }
       const last = stream.finish();
@@ -546,7 +488,49 @@ const contenders = [
       lastHost = host;
       return host.html;
     },
-  },
+  };
+}
+
+const contenders = [
+  citemark("citemark push (tail every push)", (stream) => (chunk) => {
+    const patch = stream.push(chunk);
+    handed += patch.tail.length;
+    return { patch, tail: patch.tail };
+  }),
+  // The tail handed over as its change (what citemark/dom applies): a DOM host
+  // inserts it where it goes, so the tail is built as a string here only for
+  // the prefix rate (untimed runs).
+  citemark("citemark pushDeferred + tailChange() every push", (stream, showing) => {
+    let tail = "";
+    return (chunk) => {
+      const patch = stream.pushDeferred(chunk);
+      const change = stream.tailChange();
+      if (change) handed += ("insert" in change ? change.insert : change.replace).length;
+      if (showing) {
+        if (patch.append || patch.rewind || patch.mark || patch.empty !== undefined) tail = "";
+        if (change && "replace" in change) tail = change.replace;
+        else if (change) tail = tail.slice(0, tail.length - change.before) + change.insert + tail.slice(tail.length - change.before);
+      }
+      return { patch, tail };
+    };
+  }),
+  citemark(`citemark pushDeferred + tail() per ${FRAME} chars`, (stream) => {
+    let since = 0;
+    let tail = "";
+    return (chunk) => {
+      const patch = stream.pushDeferred(chunk);
+      // What the reader sees: the appends at once, and the tail as last
+      // painted, dropped when what it showed is appended (until the next frame).
+      if (patch.append || patch.rewind) tail = "";
+      since += chunk.length;
+      if (since >= FRAME) {
+        tail = stream.tail();
+        handed += tail.length;
+        since = 0;
+      }
+      return { patch, tail };
+    };
+  }),
   incremark(false),
   incremark(true),
   {

@@ -5,7 +5,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use citemark::{Options, Stream, StreamedHtml, TailChange};
+use citemark::{Options, Stream, StreamedHtml};
 
 use crate::chunks::str_chunks;
 
@@ -50,10 +50,7 @@ pub fn stream_painting_every_push(
         let patch = stream.push_deferred(piece);
         handed += patch.append.len();
         if changes {
-            handed += match stream.tail_change() {
-                TailChange::Insert { html, .. } | TailChange::Replace(html) => html.len(),
-                _ => 0,
-            };
+            handed += stream.tail_change().html().len();
         } else {
             stream.tail_into(&mut tail);
             handed += tail.len();

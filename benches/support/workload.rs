@@ -2,7 +2,7 @@
 //! `examples/stream_cost.rs` runs under a profiler: the demo answer
 //! repeated to a size, fed to a [`Stream`] in chunks.
 
-use citemark::{Options, Stream, TailChange};
+use citemark::{Options, Stream};
 
 #[path = "chunks.rs"]
 pub mod chunks;
@@ -80,10 +80,7 @@ pub fn stream_tail_changes(text: &str, chunk: usize, options: &Options) -> usize
     let mut bytes = 0;
     for piece in str_chunks(text, chunk) {
         bytes += stream.push_deferred(piece).append.len();
-        bytes += match stream.tail_change() {
-            TailChange::Insert { html, .. } | TailChange::Replace(html) => html.len(),
-            _ => 0,
-        };
+        bytes += stream.tail_change().html().len();
     }
     bytes + stream.finish().append.len()
 }

@@ -43,7 +43,16 @@ pub enum TailChange<'t> {
     Replace(&'t str),
 }
 
-impl TailChange<'_> {
+impl<'t> TailChange<'t> {
+    /// The HTML the change hands over: what it inserts, or the new tail;
+    /// empty when the tail is the same.
+    pub fn html(&self) -> &'t str {
+        match *self {
+            TailChange::Same => "",
+            TailChange::Insert { html, .. } | TailChange::Replace(html) => html,
+        }
+    }
+
     /// Applies the change to `tail`, the tail shown so far as a string:
     /// it becomes the stream's tail.
     ///

@@ -124,14 +124,13 @@ impl TypedCode {
     /// The HTML of `open`, when it extends the last open text (which only
     /// grows between commits) by bytes written as they are.
     fn extend(&mut self, open: &str) -> Option<&str> {
-        let (len, html) = self.shown.as_mut()?;
-        let added = open.get(*len..)?;
         // (A new line, a tab, a CR or NUL: the parser's rules, or the
         // indentation to cut, decide; written again.)
-        if has_any_byte(added, NOT_VERBATIM) {
+        if !self.extends_verbatim(open) {
             return None;
         }
-        write_code(html, added);
+        let (len, html) = self.shown.as_mut()?;
+        write_code(html, open.get(*len..)?);
         *len = open.len();
         Some(html)
     }

@@ -654,12 +654,6 @@ impl Stream {
         found.in_tail(&self.shown_tail)
     }
 
-    /// The tail as [`Stream::tail_change`] last handed it over (what a
-    /// host applying the changes shows).
-    pub fn shown_tail(&self) -> &str {
-        &self.shown_tail
-    }
-
     /// Whether text typed next shows *verbatim*: pushed with
     /// [`Stream::push_deferred`], text without a line break, tab, CR or
     /// NUL commits nothing and only adds itself, HTML-escaped (`&`, `<`,

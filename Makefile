@@ -13,6 +13,7 @@
 #               git-ignored target/corpus/readmes/), streamed at 1-, 4- and 16-byte chunks:
 #               stream = render, prefix rate, bytes handed, time (CORPUS_BUDGET_S; docs/corpus.md)
 #   make bench-node  the npm package against other JS markdown renderers in Node (after make pkg)
+#   make bench-node-shapes  the shapes of make bench-shapes through the npm package in Node
 #   make bench-browser  the demo page in headless Chromium streaming a ~100 KB code block, table
 #               and list in 4-character chunks: tasks over 50 ms, push and frame times, DOM =
 #               render (RUNS=3 SHAPES=code,table,list PACINGS=task,frame TRACE=1; docs/performance.md)
@@ -40,7 +41,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: test-trap-wasm soak demo test bench bench-shapes bench-corpus bench-node bench-browser toolchain fmt lint doc test-browser pkg pkg-tools test-node size size-floor bench-startup apps fuzz fuzz-tools fuzz-regressions
+.PHONY: test-trap-wasm soak demo test bench bench-shapes bench-corpus bench-node bench-node-shapes bench-node-install bench-browser toolchain fmt lint doc test-browser pkg pkg-tools test-node size size-floor bench-startup apps fuzz fuzz-tools fuzz-regressions
 
 ## Installs what the Rust checks need; idempotent and quick when present.
 toolchain:
@@ -184,12 +185,21 @@ apps: pkg
 ## docs/performance.md "In Node: against other JavaScript renderers": packs pkg/ with npm pack, installs the tarball
 ## beside benches/node's pinned competitors (git-ignored .pack/ and node_modules/), runs
 ## benches/node/compare.mjs in one Node process (~5 minutes; RUNS, RUNS_LARGE, LIMIT_S tune it).
-bench-node: pkg
+bench-node: bench-node-install
+	node benches/node/compare.mjs
+
+## docs/performance.md "Streaming by shape": benches/shapes.rs's shapes through the packed package in Node
+## (SHAPES=table,details SIZES=16,256 RUNS=5 select), a few minutes.
+bench-node-shapes: toolchain bench-node-install
+	$(CARGO) build --release --example stream_cost
+	node benches/node/shapes.mjs
+
+## The packed package (and the pinned peers) installed under benches/node/.
+bench-node-install: pkg
 	@test benches/node/node_modules/.package-lock.json -nt benches/node/package-lock.json || (cd benches/node && npm ci --no-audit --no-fund --loglevel=error)
 	rm -rf benches/node/.pack && mkdir -p benches/node/.pack
 	cd pkg && npm pack --pack-destination ../benches/node/.pack --loglevel=error >/dev/null
 	cd benches/node && npm install --no-save --no-audit --no-fund --loglevel=error ./.pack/citemark-*.tgz
-	node benches/node/compare.mjs
 
 # ---- fuzzing (docs/fuzzing.md) -------------------------------------------------
 CARGO_FUZZ_VERSION := 0.13.2

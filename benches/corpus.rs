@@ -41,6 +41,8 @@ mod chunks;
 mod machine;
 #[path = "support/timed.rs"]
 mod timed;
+#[path = "support/typing_host.rs"]
+mod typing_host;
 use machine::cpu_model;
 #[path = "../tests/common/visible.rs"]
 mod visible;

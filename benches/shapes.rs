@@ -37,6 +37,8 @@ use pulldown_cmark_escape::escape_html_body_text;
 mod chunks;
 #[path = "support/timed.rs"]
 mod timed;
+#[path = "support/typing_host.rs"]
+mod typing_host;
 use timed::{stream_painting_every_push, Timed};
 
 #[path = "support/machine.rs"]

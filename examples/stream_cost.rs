@@ -4,7 +4,9 @@
 //!
 //! `cargo run --release --example stream_cost -- MODE BYTES CHUNK [list|note]`:
 //! MODE is `one` (render once), `push` (the tail after every push),
-//! `changes` (the tail's change after every push) or
+//! `changes` (the tail's change after every push), `typed` (the same by a
+//! host that shows the typing the stream vouches for itself, as the npm
+//! package's glue does: it prints how many pushes went to the stream) or
 //! `frame` (`push_deferred`, and the tail once per 256 bytes); the answer
 //! is `examples/answer.md` repeated to BYTES, fed in CHUNK-byte pieces —
 //! the workload of `benches/stream.rs` — or, with `list`, one long list of
@@ -19,6 +21,8 @@ use citemark::render;
 #[allow(dead_code)] // (The shapes bench uses the rest.)
 #[path = "../benches/support/shapes.rs"]
 mod shapes;
+#[path = "../benches/support/typing_host.rs"]
+mod typing_host;
 #[path = "../benches/support/workload.rs"]
 mod workload;
 use workload::{
@@ -29,7 +33,7 @@ use workload::{
 fn main() {
     let mut args = std::env::args().skip(1);
     let usage =
-        "usage: stream_cost one|push|changes|frame|bytes|text BYTES CHUNK [list|note|shape:NAME]";
+        "usage: stream_cost one|push|changes|typed|frame|bytes|text BYTES CHUNK [list|note|shape:NAME]";
     let mode = args.next().expect(usage);
     let size: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
     let chunk: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
@@ -49,6 +53,19 @@ fn main() {
         "push" => drop(black_box(stream_every_push(&text, chunk, &options))),
         "frame" => drop(black_box(stream_per_frame(&text, chunk, &options))),
         "changes" => drop(black_box(stream_tail_changes(&text, chunk, &options))),
+        "typed" => {
+            let mut host = typing_host::TypingHost::new(&options);
+            let (mut handed, mut pushes) = (0, 0);
+            for piece in workload::chunks::str_chunks(&text, chunk) {
+                handed += host.push(piece, |patch| handed += patch.append.len());
+                pushes += 1;
+            }
+            host.finish(|patch| handed += patch.append.len());
+            eprintln!(
+                "{handed} bytes handed; {} of {pushes} pushes went to the stream",
+                host.crossings
+            );
+        }
         "bytes" => println!("{}", text.len()),
         "text" => print!("{text}"),
         _ => panic!("{usage}"),

@@ -15,7 +15,7 @@
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
-use crate::{Options, Patch, Rendered, Step, Stream, TailChange};
+use crate::{Options, Patch, Rendered, Step, Stream, TailChange, Typing};
 
 /// A result in parts: HTML (`html` of a render, `append` of a patch), a
 /// patch's `steps`, `tail`, `rewind`, `mark` and `empty`, and the
@@ -191,8 +191,8 @@ impl WasmStream {
         Ok(tail)
     }
 
-    /// [`Stream::push_shown`]: text the JS glue showed itself while
-    /// [`WasmStream::types_verbatim`] held; its patch waits in
+    /// [`Stream::push_shown`]: text the JS glue showed itself as
+    /// [`WasmStream::typing`] said; its patch waits in
     /// [`WasmStream::committed`]; whether it holds anything.
     #[wasm_bindgen(js_name = pushShown)]
     pub fn push_shown(&mut self, text: &str) -> Result<bool, String> {
@@ -201,10 +201,32 @@ impl WasmStream {
         self.keep_committed(patch)
     }
 
-    /// [`Stream::types_verbatim`].
-    #[wasm_bindgen(js_name = typesVerbatim)]
-    pub fn types_verbatim(&self) -> bool {
-        self.inner.types_verbatim()
+    /// [`Stream::typing`] in one number: 0 for [`Typing::Pushed`], else
+    /// the kind in the low 2 bits (1 [`Typing::Verbatim`], 2
+    /// [`Typing::Words`], 3 [`Typing::HeldRow`]), the typing point's depth
+    /// in the next 6, its
+    /// `before` (UTF-16 units, which are its bytes: end tags are ASCII)
+    /// above them. (A point past what that holds, which no tail reaches,
+    /// is 0: pushed.)
+    pub fn typing(&self) -> u32 {
+        let typing = self.inner.typing();
+        let kind = match typing {
+            Typing::Verbatim => 1,
+            Typing::Words { .. } => 2,
+            Typing::HeldRow => 3,
+            _ => return 0,
+        };
+        let Some((depth, before)) = typing.point() else {
+            return 0;
+        };
+        let depth = u32::try_from(depth).ok().filter(|&depth| depth < 1 << 6);
+        let before = u32::try_from(before)
+            .ok()
+            .filter(|&before| before < 1 << 24);
+        match (depth, before) {
+            (Some(depth), Some(before)) => kind | depth << 2 | before << 8,
+            _ => 0,
+        }
     }
 
     /// [`Stream::push_deferred`]: its patch waits in

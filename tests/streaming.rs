@@ -3,7 +3,7 @@
 //! one-shot render byte for byte, and their citations equal its index. The
 //! tail's quality is measured as the prefix rate (see `prefix_rate`).
 
-use citemark::{render, Occurrence, Options, Source, Stream, StreamedHtml};
+use citemark::{render, Occurrence, Options, Source, Stream, StreamedHtml, Typing};
 use proptest::prelude::*;
 
 #[path = "support/checks.rs"]
@@ -293,6 +293,88 @@ fn the_provisional_index_covers_what_the_tail_shows() {
         tail_citations > 100,
         "the tails showed citations: {tail_citations}"
     );
+}
+
+/// `md` cut at `cuts`, pushed by a host that shows what [`Stream::typing`]
+/// admits itself (inserting [`Typing::shown`] of it at the typing point,
+/// escaped) and pushes it with `push_shown` before anything else: at every
+/// chunk it shows the tail the stream would show with all of it pushed,
+/// and its appends are the render.
+fn host_typing_gives_the_tail(md: &str, cuts: &[usize]) -> Result<(), TestCaseError> {
+    let mut cuts: Vec<usize> = cuts
+        .iter()
+        .map(|c| floor_char(md, c % (md.len() + 1)))
+        .collect();
+    cuts.sort_unstable();
+    let options = Options::default();
+    let mut host = Stream::new(options.clone());
+    let mut assembled = StreamedHtml::default();
+    let mut shown = String::new();
+    let (mut typing, mut typed, mut handed) = (Typing::Pushed, String::new(), 0);
+    let mut from = 0;
+    for &cut in cuts.iter().chain([&md.len()]) {
+        let chunk = &md[from..cut.max(from)];
+        from = cut.max(from);
+        if typing.admits(chunk) {
+            typed.push_str(chunk);
+            let now = typing.shown(&typed);
+            prop_assert!(
+                now.starts_with(&typed[..handed]),
+                "{:?} after {:?}",
+                now,
+                &typed[..handed]
+            );
+            // (What shows grows: the text since what showed gives the rest.)
+            prop_assert_eq!(typing.shown(&typed[handed..]), &now[handed..]);
+            let (_, before) = typing.point().unwrap_or_default();
+            let at = shown.len() - before;
+            shown.insert_str(at, &escaped(&now[handed..]));
+            handed = now.len();
+            let mut pushed = host.clone();
+            prop_assert!(
+                !pushed.push_deferred(&typed).ends_tail(),
+                "typing committed something"
+            );
+            prop_assert_eq!(&shown, &pushed.tail(), "after {} bytes, {:?}", from, typing);
+            continue;
+        }
+        if handed > 0 {
+            let patch = host.push_shown(&typed[..handed]);
+            prop_assert!(!patch.ends_tail(), "typing committed something");
+            assembled.apply(&patch);
+        }
+        for rest in [&typed[handed..], chunk] {
+            let patch = host.push_deferred(rest);
+            if patch.ends_tail() {
+                shown.clear();
+            }
+            assembled.apply(&patch);
+        }
+        (typed, handed) = (String::new(), 0);
+        host.tail_change().apply_to(&mut shown);
+        typing = host.typing();
+        prop_assert_eq!(&shown, &host.tail(), "after {} bytes", from);
+    }
+    assembled.apply(&host.push_shown(&typed[..handed]));
+    assembled.apply(&host.push_deferred(&typed[handed..]));
+    assembled.apply(&host.finish());
+    prop_assert_eq!(assembled.html(), render(md, &options).html);
+    Ok(())
+}
+
+/// `text` escaped as the tail escapes text.
+fn escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The char boundary at or before `at`.
+fn floor_char(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// `md` streamed cut at `cuts`, and in 1-byte chunks, gives its one-shot
@@ -611,57 +693,34 @@ proptest! {
         streams_with_steps_to_its_one_shot_render(&md, &cuts, &options)?;
     }
 
-    /// A host that shows verbatim typing itself (as the npm package's glue
-    /// does) and pushes it later with `push_shown` shows the tail at every
-    /// chunk, and its appends are the render.
+    /// A host that shows typing itself as the stream says it shows (as
+    /// the npm package's glue does) and pushes it later with `push_shown`
+    /// shows the tail at every chunk, and its appends are the render: on
+    /// code lines.
     #[test]
-    fn typing_shown_by_the_host_gives_the_tail(
+    fn code_typed_by_the_host_gives_the_tail(
         md in common::code_markdown(),
         cuts in prop::collection::vec(any::<usize>(), 0..40),
     ) {
-        let boundary = |mut at: usize| {
-            while !md.is_char_boundary(at) {
-                at -= 1;
-            }
-            at
-        };
-        let mut cuts: Vec<usize> = cuts.iter().map(|c| boundary(c % (md.len() + 1))).collect();
-        cuts.sort_unstable();
-        let options = Options::default();
-        let (mut host, mut reference) = (Stream::new(options.clone()), Stream::new(options.clone()));
-        let mut assembled = StreamedHtml::default();
-        let (mut shown, mut typed) = (String::new(), String::new());
-        let mut verbatim = false;
-        let mut from = 0;
-        for &cut in cuts.iter().chain([&md.len()]) {
-            let chunk = &md[from..cut.max(from)];
-            from = cut.max(from);
-            reference.push_deferred(chunk);
-            if verbatim && !chunk.contains(['\n', '\r', '\0', '\t']) {
-                // Shown by the host, pushed later.
-                typed.push_str(chunk);
-                shown.push_str(&chunk.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;"));
-            } else {
-                if !typed.is_empty() {
-                    let patch = host.push_shown(&std::mem::take(&mut typed));
-                    prop_assert!(!patch.ends_tail(), "verbatim typing committed something");
-                    assembled.apply(&patch);
-                }
-                let patch = host.push_deferred(chunk);
-                if patch.ends_tail() {
-                    shown.clear();
-                }
-                assembled.apply(&patch);
-                host.tail_change().apply_to(&mut shown);
-                verbatim = host.types_verbatim();
-            }
-            prop_assert_eq!(&shown, &reference.tail(), "after {} bytes", from);
-        }
-        if !typed.is_empty() {
-            assembled.apply(&host.push_shown(&typed));
-        }
-        assembled.apply(&host.finish());
-        prop_assert_eq!(assembled.html(), render(&md, &options).html);
+        host_typing_gives_the_tail(&md, &cuts)?;
+    }
+
+    /// … and words on a paragraph's line, in and out of lists and quotes.
+    #[test]
+    fn words_typed_by_the_host_give_the_tail(
+        md in common::prose_markdown(),
+        cuts in prop::collection::vec(any::<usize>(), 0..60),
+    ) {
+        host_typing_gives_the_tail(&md, &cuts)?;
+    }
+
+    /// … and tables' rows, which show once they end.
+    #[test]
+    fn rows_typed_by_the_host_give_the_tail(
+        md in table_markdown(),
+        cuts in prop::collection::vec(any::<usize>(), 0..60),
+    ) {
+        host_typing_gives_the_tail(&md, &cuts)?;
     }
 
     /// Code blocks, line by line.

@@ -60,6 +60,8 @@ import { toHtml } from "hast-util-to-html";
 import * as smd from "streaming-markdown";
 import remend from "remend";
 
+import { StringHost } from "./host.mjs";
+
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "..", "..");
 const RUNS = Number(process.env.RUNS ?? 5);
@@ -376,22 +378,6 @@ const innerHtml = (root) => root.childNodes.map(outerHtml).join("");
 // cost is one addition per push).
 let handed = 0;
 
-/** A host that keeps a string, as `StreamedHtml` does: a rewind truncates to the mark. */
-class StringHost {
-  constructor() {
-    this.html = "";
-    this.markAt = 0;
-    this.rewinds = 0;
-  }
-  apply(patch) {
-    if (patch.rewind) {
-      this.html = this.html.slice(0, this.markAt);
-      this.rewinds += 1;
-    }
-    if (patch.mark) this.markAt = this.html.length;
-    this.html += patch.append;
-  }
-}
 let lastHost = null;
 
 // oneShot(text) -> HTML. stream(chunks, step?) streams the document; `step`,

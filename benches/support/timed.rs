@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use citemark::{Options, Stream, StreamedHtml};
 
 use crate::chunks::str_chunks;
+use crate::typing_host::TypingHost;
 
 /// What one timed stream gave.
 pub enum Timed {
@@ -23,11 +24,23 @@ pub enum Timed {
     Stopped { at: usize, after: Duration },
 }
 
-/// Whether the host is handed the tail's change after every push
-/// (`Stream::tail_change`, environment `TAIL=changes`) rather than the
-/// whole tail.
-fn tail_as_changes() -> bool {
-    std::env::var("TAIL").is_ok_and(|tail| tail == "changes")
+/// What the host is handed after every push: the whole tail, or (with
+/// the environment's `TAIL=changes`) the tail's change
+/// (`Stream::tail_change`), or (`TAIL=typed`) the change with the typing
+/// the stream vouches for shown by the host itself ([`TypingHost`]).
+#[derive(PartialEq)]
+enum Handed {
+    Tails,
+    Changes,
+    Typed,
+}
+
+fn handed_tail() -> Handed {
+    match std::env::var("TAIL").as_deref() {
+        Ok("changes") => Handed::Changes,
+        Ok("typed") => Handed::Typed,
+        _ => Handed::Tails,
+    }
 }
 
 /// Streams `text` in `chunk`-byte pieces: `push_deferred`, the tail after
@@ -41,11 +54,14 @@ pub fn stream_painting_every_push(
     chunk: usize,
     budget: Duration,
 ) -> Timed {
+    if handed_tail() == Handed::Typed {
+        return stream_typed(text, options, chunk, budget);
+    }
     let start = Instant::now();
     let mut stream = Stream::new(options.clone());
     let mut html = StreamedHtml::default();
     let (mut tail, mut handed, mut pushed) = (String::new(), 0, 0);
-    let changes = tail_as_changes();
+    let changes = handed_tail() == Handed::Changes;
     for piece in str_chunks(text, chunk) {
         let patch = stream.push_deferred(piece);
         handed += patch.append.len();
@@ -66,6 +82,34 @@ pub fn stream_painting_every_push(
     html.apply(&last);
     handed += last.append.len();
     black_box(&tail);
+    Timed::Done {
+        time: start.elapsed(),
+        handed,
+        html: html.html().to_owned(),
+    }
+}
+
+/// [`stream_painting_every_push`] by a [`TypingHost`].
+fn stream_typed(text: &str, options: &Options, chunk: usize, budget: Duration) -> Timed {
+    let start = Instant::now();
+    let mut host = TypingHost::new(options);
+    let mut html = StreamedHtml::default();
+    let (mut handed, mut pushed) = (0, 0);
+    for piece in str_chunks(text, chunk) {
+        handed += host.push(piece, |patch| {
+            handed += patch.append.len();
+            html.apply(patch);
+        });
+        pushed += piece.len();
+        let after = start.elapsed();
+        if after > budget {
+            return Timed::Stopped { at: pushed, after };
+        }
+    }
+    host.finish(|patch| {
+        handed += patch.append.len();
+        html.apply(patch);
+    });
     Timed::Done {
         time: start.elapsed(),
         handed,

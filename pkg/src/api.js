@@ -101,11 +101,40 @@ function rendered(parts) {
 const STEP_KINDS = ["open", "html", "close"];
 const REWIND = 1;
 const MARK = 2;
+// Typing shown here (docs/streaming.md, "Typing shown by the host"): the
+// rules of the crate's `Typing`, which `WasmStream.typing()` names after a
+// tail change (kind in its low 2 bits, the typing point's depth in the next
+// 6, its `before` above).
+const VERBATIM = 1;
+const WORDS = 2;
+const HELD_ROW = 3;
 /** What a code line's tail does not show as typed (and UTF-16 halves, which wasm would replace): pushed, not shown here. */
 const NOT_VERBATIM = /[\n\r\0\t\ud800-\udfff]/;
+/** What a paragraph's line being typed takes as typed: ASCII letters, digits, spaces, commas. */
+const WORD_TEXT = /^[A-Za-z0-9 ,]*$/;
+/** A word that may start a URL (`h`, `htt`, `https`, `www`), commas before it aside: the tail holds it back. */
+const URL_START = /^,*(?:h(?:t(?:t(?:ps?)?)?)?|w{1,3})$/;
+
+/** Whether `text` goes as typing of `kind` (`Typing::admits`). */
+function admits(kind, text) {
+  if (kind === VERBATIM) return !NOT_VERBATIM.test(text);
+  return kind === WORDS ? WORD_TEXT.test(text) : kind === HELD_ROW && !/[\n\r]/.test(text);
+}
+
+/** What of `typed`, the text typed since the tail change, the tail shows (`Typing::shown`). */
+function shownOf(kind, typed) {
+  if (kind === HELD_ROW) return "";
+  if (kind !== WORDS) return typed;
+  let text = typed.replace(/ +$/, "");
+  for (let space = text.lastIndexOf(" "); space >= 0 && URL_START.test(text.slice(space + 1)); space = text.lastIndexOf(" ")) {
+    text = text.slice(0, space).replace(/ +$/, "");
+  }
+  return text;
+}
 
 /** `text` escaped as a code block's text is (`&`, `<`, `>`; pulldown-cmark's body-text escaping). */
 function escapeText(text) {
+  if (!/[&<>]/.test(text)) return text;
   return text.replace(/[&<>]/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : "&gt;"));
 }
 
@@ -337,14 +366,18 @@ export function makeApi(createGlue, payload) {
     /** Created with `trustedTypes: true`. */
     #trusted;
     // Typing shown here (docs/streaming.md, "Typing shown by the host"):
-    // while the stream says text typed next shows verbatim (a code line),
-    // such text is kept here and handed to the host as tail changes without
-    // crossing into wasm; the next other call pushes it first.
-    /** The stream said, at its last tail change, that typing shows verbatim. */
-    #verbatim = false;
-    /** Text typed verbatim and not pushed yet; how much of it the host was handed. */
+    // while the stream says what text typed next shows (a code line, a
+    // paragraph's words), such text is kept here and handed to the host as
+    // tail changes without crossing into wasm; the next other call pushes it
+    // first.
+    /** `WasmStream.typing()` at the last tail change (0: push). */
+    #typing = 0;
+    /** Text typed so and not pushed yet; how much of it the host was handed; the rest of it. */
     #typed = "";
     #handed = 0;
+    // (Kept apart, so that a change reads only what came since the last:
+    // reading the end of `#typed`, a rope of every chunk, would copy it whole.)
+    #unhanded = "";
     /** Pushed since the last tail change: the stream has a change to tell. */
     #dirty = false;
     constructor(options) {
@@ -391,17 +424,18 @@ export function makeApi(createGlue, payload) {
       return this.#trusted ? issue(patch) : patch;
     }
     /**
-     * Pushes the text typed verbatim (what the host was handed of it as
+     * Pushes the text typed here (what the host was handed of it as
      * shown), so that the stream has all the text; returns its patch (none:
-     * verbatim typing commits nothing).
+     * such typing commits nothing).
      */
     #flush(inner) {
       const typed = this.#typed;
       const handed = this.#handed;
-      this.#verbatim = false;
+      this.#typing = 0;
       if (!typed) return nothing();
       this.#typed = "";
       this.#handed = 0;
+      this.#unhanded = "";
       let flushed = nothing();
       if (handed > 0 && inner.pushShown(typed.slice(0, handed))) flushed = this.#committed(inner);
       if (handed < typed.length) {
@@ -426,8 +460,9 @@ export function makeApi(createGlue, payload) {
     pushDeferred(chunk) {
       this.#check("pushDeferred", true);
       const text = this.#take(chunk);
-      if (this.#verbatim && text && !NOT_VERBATIM.test(text)) {
+      if (this.#typing && text && admits(this.#typing & 3, text)) {
         this.#typed += text;
+        this.#unhanded += text;
         this.#pushed += text.length;
         return this.#out(nothing());
       }
@@ -460,18 +495,23 @@ export function makeApi(createGlue, payload) {
     tailChange() {
       this.#check("tailChange");
       if (!this.#dirty) {
-        // Only typing shown here since the last change: it goes at the end of the tail.
-        if (this.#typed.length === this.#handed) return undefined;
-        const html = escapeText(this.#typed.slice(this.#handed));
-        this.#handed = this.#typed.length;
-        const change = { insert: this.#trusted ? trustedHTML(html) : html, depth: 0, before: 0 };
+        // Only typing shown here since the last change: what of it shows goes at the typing point.
+        const typing = this.#typing;
+        // (What shows of the typing since the last change shows after what showed before.)
+        const shown = shownOf(typing & 3, this.#unhanded);
+        if (!shown) return undefined;
+        const html = escapeText(shown);
+        this.#handed += shown.length;
+        this.#unhanded = this.#unhanded.slice(shown.length);
+        const insert = this.#trusted ? trustedHTML(html) : html;
+        const change = { insert, depth: (typing >>> 2) & 0x3f, before: typing >>> 8 };
         return this.#trusted ? Object.freeze(change) : change;
       }
       return this.#run("tailChange", undefined, (inner) => {
         this.#flush(inner);
         this.#dirty = false;
         const html = inner.tailChange();
-        this.#verbatim = inner.typesVerbatim();
+        this.#typing = inner.typing();
         if (html === undefined) return undefined;
         const value = this.#trusted ? trustedHTML(html) : html;
         const at = inner.changeAt();

@@ -145,6 +145,17 @@ pub(super) fn between(old: &str, new: &str) -> Found {
     Found::Replace
 }
 
+/// The typing point at the end of `tail`'s text, before the end tags that
+/// end it (and the line feeds after them): how many elements deep it is,
+/// and how many bytes come after it.
+pub(super) fn typing_point(tail: &str) -> (usize, usize) {
+    let (mut at, mut depth) = (tail.len(), 0);
+    while let Some(start) = end_tag_before(&tail[..at]) {
+        (at, depth) = (start, depth + 1);
+    }
+    (depth, tail.len() - at)
+}
+
 /// Where the end tag that ends `html` (before any line feeds) starts.
 fn end_tag_before(html: &str) -> Option<usize> {
     let tag = html.trim_end_matches('\n').strip_suffix('>')?;
@@ -237,6 +248,14 @@ mod tests {
             change("<p>a</p>", "<p>a<br />b</p>"),
             Some(("<br />b".into(), 1))
         );
+    }
+
+    #[test]
+    fn the_typing_point_is_before_the_end_tags() {
+        assert_eq!(typing_point("<p>a</p>\n"), (1, 5));
+        assert_eq!(typing_point("<li>a <em>b</em></li>\n</ul>\n"), (3, 17));
+        assert_eq!(typing_point("a"), (0, 0));
+        assert_eq!(typing_point(""), (0, 0));
     }
 
     #[test]

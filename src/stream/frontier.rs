@@ -24,6 +24,7 @@ use super::boundary::is_blank;
 use super::container::Container;
 use super::preview::{self, Fence};
 use super::provisional::{Reading, StandIns};
+use super::typing::NOT_VERBATIM;
 use super::{has_any_byte, FindLast, RenderContext};
 use crate::cite::index::{IndexBuilder, Offset};
 use crate::cite::marker_definitions;
@@ -159,10 +160,6 @@ impl TypedCode {
     }
 }
 
-/// The bytes that a code line's tail does not show as typed, escaped: a
-/// new line, a tab, a CR or NUL.
-pub(super) const NOT_VERBATIM: &[u8] = b"\n\r\0\t";
-
 /// What [`Frontier::enter`] opens.
 pub(super) struct Entered {
     /// The HTML that opens the element (the [`Step::Open`]).
@@ -268,6 +265,11 @@ impl Frontier {
     /// nothing: a code line past where it could close its block.
     pub(super) fn types_verbatim(&self, open: &str) -> bool {
         matches!(self, Frontier::Leaf(leaf) if matches!(leaf.leaf, LeafKind::Code(_)) && leaf.typed.extends_verbatim(open))
+    }
+
+    /// Whether the element is a table's.
+    pub(super) fn is_table(&self) -> bool {
+        matches!(self, Frontier::Leaf(leaf) if leaf.leaf == LeafKind::Table)
     }
 
     /// Starts over on an emptied element (see [`Container::restart`]).

@@ -30,6 +30,7 @@ mod preview;
 mod provisional;
 mod raw_element;
 mod tail;
+mod typing;
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -54,6 +55,8 @@ pub use frontier::Step;
 use frontier::{fence_after_text, Frontier};
 use provisional::{Reading, StandIns};
 use raw_element::RawElement;
+use tail::Typed;
+pub use typing::Typing;
 
 /// What changed after a [`Stream::push`]: HTML to append for what is now
 /// final, the HTML of the unfinished end to show after it, and the
@@ -319,6 +322,9 @@ pub struct Stream {
     /// What the host shows is not known (see [`Stream::push_shown`]): the
     /// next change replaces it.
     shown_unknown: bool,
+    /// What text typed next does to `shown_tail`, as of the last change
+    /// handed over; [`Typing::Pushed`] once anything else happened.
+    typing: Typing,
 }
 
 /// The stream's state right after a frontier's element opened (see
@@ -404,6 +410,7 @@ impl Stream {
             shown_tail: String::new(),
             next_tail: String::new(),
             shown_unknown: false,
+            typing: Typing::Pushed,
         }
     }
 
@@ -420,6 +427,7 @@ impl Stream {
         self.source_order = SourceOrder::new(self.options.sources.as_deref());
         self.source_attributes = RefCell::default();
         self.tail.reset();
+        self.typing = Typing::Pushed;
     }
 
     /// Adds `chunk` to the message; returns what became final and the new tail.
@@ -447,6 +455,7 @@ impl Stream {
     /// after every chunk.
     pub fn push_deferred(&mut self, chunk: &str) -> Patch {
         self.patches += 1;
+        self.typing = Typing::Pushed;
         let chunk = self.without_byte_order_mark(chunk);
         let chunk = &*self.with_line_feeds(chunk);
         let line_was = self.open.len() - self.line_start;
@@ -651,57 +660,105 @@ impl Stream {
             false => change::between(&self.shown_tail, &next),
         };
         self.next_tail = std::mem::replace(&mut self.shown_tail, next);
+        self.typing = self.typing_after_tail();
         found.in_tail(&self.shown_tail)
     }
 
-    /// Whether text typed next shows *verbatim*: pushed with
-    /// [`Stream::push_deferred`], text without a line break, tab, CR or
-    /// NUL commits nothing and only adds itself, HTML-escaped (`&`, `<`,
-    /// `>`), at the end of the tail (a [`TailChange::Insert`] 0 deep,
-    /// before nothing). True on a code block's line past where it could
-    /// close the block. A host may then show such text itself, without the
-    /// stream, and push it later with [`Stream::push_shown`]
-    /// (docs/streaming.md, "Typing shown by the host"). It is known once
-    /// the tail was made for what was pushed.
+    /// What text typed next does to the tail last handed over by
+    /// [`Stream::tail_change`]: when the stream vouches that text it
+    /// [admits](Typing::admits) commits nothing and only adds what
+    /// [`Typing::shown`] keeps of it at the typing point, a host may show
+    /// such text itself, without the stream, and push it later with
+    /// [`Stream::push_shown`] (docs/streaming.md, "Typing shown by the
+    /// host"). Said by the change: [`Typing::Pushed`] after anything else.
+    ///
+    /// - [`Typing::Verbatim`] on a code block's line past where it could
+    ///   close the block: text without a line break, tab, CR or NUL shows
+    ///   as itself, HTML-escaped, at the end of the tail.
+    /// - [`Typing::Words`] on a paragraph's line (in a list or quote too)
+    ///   in the middle of a plain word: ASCII letters, digits, spaces and
+    ///   commas show as themselves, but for spaces ending them and words
+    ///   begun in them that may start a URL.
+    /// - [`Typing::HeldRow`] on a table's row: text without a line break
+    ///   or CR changes nothing (the row shows once its line ends).
     ///
     /// # Examples
     /// ```
-    /// use citemark::{Options, Stream, TailChange};
+    /// use citemark::{Options, Stream, TailChange, Typing};
     ///
     /// let mut stream = Stream::new(Options::default());
     /// stream.push_deferred("Intro\n\n```rust\nlet x = 1;\nlet y");
     /// stream.tail_change();
-    /// assert!(stream.types_verbatim());
+    /// assert_eq!(stream.typing(), Typing::Verbatim);
     /// // The host shows " = a < b;" itself, then pushes it with what follows.
     /// stream.push_shown(" = a < b;");
     /// assert_eq!(stream.tail_change(), TailChange::Same, "the host shows it already");
     /// assert!(stream.push_deferred("\n").append.ends_with("let y = a &lt; b;\n"));
     /// stream.push_deferred("`");
     /// stream.tail_change();
-    /// assert!(!stream.types_verbatim(), "a backtick may start the closing fence");
+    /// assert_eq!(stream.typing(), Typing::Pushed, "a backtick may start the closing fence");
+    ///
+    /// let mut stream = Stream::new(Options::default());
+    /// stream.push_deferred("Revenue grew by a thi");
+    /// stream.tail_change();
+    /// let typing = stream.typing();
+    /// assert_eq!(typing, Typing::Words { depth: 1, before: 5 });
+    /// // Typed next: "rd, then h" shows as "rd, then" (`h` may start a URL).
+    /// assert!(typing.admits("rd, then h"));
+    /// assert_eq!(typing.shown("rd, then h"), "rd, then");
+    /// stream.push_shown("rd, then");
+    /// stream.push_deferred(" h");
+    /// assert_eq!(stream.tail_change(), TailChange::Same);
+    /// assert_eq!(stream.tail(), "<p>Revenue grew by a third, then</p>\n");
     /// ```
-    pub fn types_verbatim(&self) -> bool {
-        !self.deferred
-            && self.split_char.is_empty()
-            && !self.held_cr
-            && self
-                .frontier
-                .as_ref()
-                .is_some_and(|frontier| frontier.types_verbatim(&self.open))
+    pub fn typing(&self) -> Typing {
+        self.typing
     }
 
-    /// Pushes `text`, which the host already shows after the tail it was
-    /// handed, HTML-escaped, having typed it while [`Stream::types_verbatim`]
-    /// held: the next [`Stream::tail_change`] is to the tail with it. Text
-    /// that was not typed so (a line break in it, or no verbatim typing)
-    /// makes the next change replace the tail.
+    /// [`Stream::typing`] for the tail just handed over.
+    fn typing_after_tail(&self) -> Typing {
+        if self.deferred || !self.split_char.is_empty() || self.held_cr {
+            return Typing::Pushed;
+        }
+        match &self.frontier {
+            Some(frontier) if frontier.types_verbatim(&self.open) => Typing::Verbatim,
+            // (Code shows as typed: the tail's caches made no tail.)
+            Some(frontier) if frontier.tail_opener().is_none() => Typing::Pushed,
+            // (A table's line commits nothing before it ends.)
+            Some(frontier) if self.tail.typing() == Typed::HeldRow && frontier.is_table() => {
+                Typing::HeldRow
+            }
+            _ if self.tail.typing() == Typed::Words => {
+                let (depth, before) = change::typing_point(&self.shown_tail);
+                // (The tail's text ends where the open text does.)
+                let text = &self.shown_tail[..self.shown_tail.len() - before];
+                match text.bytes().last() == self.open.bytes().last() {
+                    true => Typing::Words { depth, before },
+                    false => Typing::Pushed,
+                }
+            }
+            _ => Typing::Pushed,
+        }
+    }
+
+    /// Pushes `text`, which the host already shows in the tail it was
+    /// handed, as [`Stream::typing`] said it would show: the next
+    /// [`Stream::tail_change`] is to the tail with it. Text that was not
+    /// typed so (not [admitted](Typing::admits), or not all
+    /// [shown](Typing::shown)), or a push that commits after all, makes the
+    /// next change replace the tail.
     pub fn push_shown(&mut self, text: &str) -> Patch {
-        let verbatim = self.types_verbatim() && !has_any_byte(text, frontier::NOT_VERBATIM);
+        let typing = self.typing;
+        let shown = typing.admits(text) && typing.shown(text) == text;
         let patch = self.push_deferred(text);
-        if verbatim && !patch.ends_tail() {
-            let _ = pulldown_cmark_escape::escape_html_body_text(&mut self.shown_tail, text);
-        } else {
-            self.shown_unknown = true;
+        match typing.point() {
+            Some((_, before)) if shown && !patch.ends_tail() => {
+                let at = self.shown_tail.len().saturating_sub(before);
+                let mut escaped = String::new();
+                let _ = pulldown_cmark_escape::escape_html_body_text(&mut escaped, text);
+                self.shown_tail.insert_str(at, &escaped);
+            }
+            _ => self.shown_unknown = true,
         }
         patch
     }
@@ -728,6 +785,7 @@ impl Stream {
     /// Pushing more afterwards continues after it.
     pub fn finish(&mut self) -> Patch {
         self.patches += 1;
+        self.typing = Typing::Pushed;
         if std::mem::take(&mut self.held_cr) {
             // Nothing followed it: a lone CR.
             self.open.push('\n');

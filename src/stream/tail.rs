@@ -39,6 +39,8 @@ use pulldown_cmark_escape::escape_html_body_text;
 
 mod text;
 
+pub(super) use text::starts_url;
+
 use super::preview::{
     after_blank_line, after_list_item, destinations_closed, has_label_end, is_delimiter_row,
     item_marker, last_block_start, one_line_item, open_destination, preview, preview_block_start,
@@ -122,6 +124,23 @@ pub(super) struct Tail {
     list: Option<ListHead>,
     /// The buffer of a tail the host is done with: the next tail goes in it.
     spare: String,
+    /// What typing does to the last tail: see [`Tail::typing`].
+    typing: Typed,
+}
+
+/// What text typed after the last tail's text does to it (see
+/// [`Tail::typing`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) enum Typed {
+    /// Not known.
+    #[default]
+    Unknown,
+    /// Words add themselves to the tail's text: it ends in a plain word
+    /// of a line's inline text being typed.
+    Words,
+    /// Nothing changes until a line break: the tail holds the table row
+    /// being typed back until its line ends.
+    HeldRow,
 }
 
 /// The HTML of the open text before a list item's line: the list's items
@@ -198,6 +217,15 @@ fn has_link_definition_mark(text: &str) -> bool {
         });
         !footnote_label
     })
+}
+
+/// [`Typed::HeldRow`] when `line`, a table's row held back until it ends,
+/// stays held whatever is typed on it: its start says it is no fence.
+fn row_stays_held(line: &str) -> Typed {
+    match line.bytes().any(|b| b != b' ') && still_held(RowHold::UntilNewline, line) {
+        true => Typed::HeldRow,
+        false => Typed::Unknown,
+    }
 }
 
 /// A list rendered alone, its opening tag left off (what follows a
@@ -533,6 +561,63 @@ impl Tail {
     /// call (or anything, after [`Tail::reset`]).
     /// `line_start`: where the last line of `open` starts.
     pub(super) fn render(&mut self, open: &str, line_start: usize, render: &Render<'_>) -> String {
+        let html = self.render_cached(open, line_start, render);
+        self.typing = self.typed_after(open, line_start);
+        html
+    }
+
+    /// What text typed after the last tail's text does to it, when it
+    /// commits nothing:
+    /// - [`Typed::Words`]: words (ASCII letters, digits, spaces, commas:
+    ///   see [`Typing::Words`]) only add themselves to it, before the end
+    ///   tags closing it (but for spaces ending them, and words begun in
+    ///   them that may start a URL, which the preview holds back). It ends
+    ///   in a word of a line's inline text, past the line's first word,
+    ///   and everything since the line's last settled word renders as
+    ///   itself. (Such words keep it so; they start no block and reach
+    ///   back to nothing before them.)
+    /// - [`Typed::HeldRow`]: text without a line break changes nothing:
+    ///   the tail holds a table's row back until its line ends, and the
+    ///   line's start says it is no fence.
+    ///
+    /// [`Typing::Words`]: super::typing::Typing::Words
+    pub(super) fn typing(&self) -> Typed {
+        self.typing
+    }
+
+    /// [`Tail::typing`] for the tail just made of `open`. (A line holding
+    /// a `【` is in no [`State::Inline`].)
+    fn typed_after(&self, open: &str, line_start: usize) -> Typed {
+        match &self.state {
+            Some(State::Inline(line)) => {
+                let pending = open.get(line.at..).unwrap_or_default();
+                let words = line.line_start == line_start
+                    && !line.at_content_start
+                    && line.held.is_none()
+                    && pending
+                        .bytes()
+                        .last()
+                        .is_some_and(|b| b.is_ascii_alphanumeric())
+                    && renders_as_itself(pending);
+                if words {
+                    return Typed::Words;
+                }
+            }
+            Some(State::HeldRow {
+                line_start: held,
+                hold: RowHold::UntilNewline,
+                ..
+            }) if *held == line_start => return row_stays_held(&open[line_start..]),
+            Some(State::Table(rows)) if rows.line_start == line_start => {
+                return row_stays_held(&open[line_start..]);
+            }
+            _ => {}
+        }
+        Typed::Unknown
+    }
+
+    /// [`Tail::render`], through the states that apply.
+    fn render_cached(&mut self, open: &str, line_start: usize, render: &Render<'_>) -> String {
         // A `【` on the line may open a file-search marker, which the
         // preview holds back whole: the inline caches, which take typed
         // text as showing as typed, stay off while it is there.

@@ -184,6 +184,59 @@ pub fn code_markdown() -> impl Strategy<Value = String> {
     prop::collection::vec(part, 0..40).prop_map(|parts| parts.concat())
 }
 
+/// Random prose being typed: ASCII words, spaces and commas (what a
+/// paragraph's line may take as typed), words that start a URL, and the
+/// syntax around them that stops it: blocks, lists, quotes, emphasis,
+/// code, markers, references, tags.
+#[allow(dead_code)]
+pub fn prose_markdown() -> impl Strategy<Value = String> {
+    let part = prop_oneof![
+        8 => "[a-zA-Z0-9]{1,7}",
+        6 => Just(" ".to_owned()),
+        2 => Just(", ".to_owned()),
+        1 => Just(",".to_owned()),
+        1 => Just("  ".to_owned()),
+        1 => Just("h".to_owned()),
+        1 => Just(" ht".to_owned()),
+        1 => Just(" http".to_owned()),
+        1 => Just(" www".to_owned()),
+        1 => Just(" w".to_owned()),
+        1 => Just("s".to_owned()),
+        1 => Just("\n".to_owned()),
+        1 => Just("\n\n".to_owned()),
+        1 => Just("- ".to_owned()),
+        1 => Just("  - ".to_owned()),
+        1 => Just("1. ".to_owned()),
+        1 => Just("> ".to_owned()),
+        1 => Just("# ".to_owned()),
+        1 => Just("**".to_owned()),
+        1 => Just("_".to_owned()),
+        1 => Just("`".to_owned()),
+        1 => Just("[1]".to_owned()),
+        1 => Just("[^1]".to_owned()),
+        1 => Just("[^1]: note\n".to_owned()),
+        1 => Just("[a]".to_owned()),
+        1 => Just("[a]: /a\n".to_owned()),
+        1 => Just("  \n".to_owned()),
+        1 => Just("|".to_owned()),
+        1 => Just("---\n".to_owned()),
+        1 => Just("===\n".to_owned()),
+        1 => Just("<b>".to_owned()),
+        1 => Just("&amp;".to_owned()),
+        1 => Just(".".to_owned()),
+        1 => Just(":".to_owned()),
+        1 => Just("www.".to_owned()),
+        1 => Just("http://".to_owned()),
+        1 => Just("```\n".to_owned()),
+        1 => Just("    ".to_owned()),
+        1 => Just("<details>\n\n".to_owned()),
+        1 => Just("\t".to_owned()),
+        1 => Just("<cite id=\"a\">b</cite>".to_owned()),
+        1 => Just("$".to_owned()),
+    ];
+    prop::collection::vec(part, 0..60).prop_map(|parts| parts.concat())
+}
+
 /// Random markdown around links being typed: labels and destinations cut
 /// short, in `(…)` or not, then anything that may end or break them.
 #[allow(dead_code)]

@@ -7,7 +7,7 @@ import { test } from "node:test";
 
 import * as citemark from "citemark";
 import * as lite from "citemark/lite";
-import { Assembly, chunks, endTagsOf } from "./helpers.mjs";
+import { Assembly, chunks, endTagsOf, samples } from "./helpers.mjs";
 
 const CODE = [
   "Intro with 😀 emoji, 漢字かな and 𝄞 [1].",
@@ -226,8 +226,9 @@ test("tail changes, applied by a string host, give the tail after every push, ha
   }
 });
 
-test("typing shown by the glue (a code line between tail changes): tails every few pushes, tail() and the final HTML as without it", () => {
-  const answer = `Intro [1].\n\n${longCode(2_000)}\n\`\`\`\nlet a = b < c && d > e;\n\`\`\`\n`;
+test("typing shown by the glue (a code line, a table's row between tail changes): tails every few pushes, tail() and the final HTML as without it", () => {
+  const rows = Array.from({ length: 30 }, (_, i) => `| row ${i} \`a|b\` | ${i * 7}% [${1 + (i % 3)}] | **x** <b>y</b> |\n`).join("");
+  const answer = `Intro [1].\n\n${longCode(2_000)}\n\`\`\`\nlet a = b < c && d > e;\n\`\`\`\n\n| a | b | c |\n|---|--:|---|\n${rows}\nAfter.\n`;
   for (const entry of [citemark, lite]) {
     for (const [size, every] of [[1, 1], [3, 2], [4, 3], [7, 5]]) {
       const changes = entry.createStream({});
@@ -255,6 +256,35 @@ test("typing shown by the glue (a code line between tail changes): tails every f
       assert.equal(assembly.html, entry.render(answer).html, `${size}-unit chunks: equal to render`);
       changes.free();
       tails.free();
+    }
+  }
+});
+
+test("typing shown by the glue (a paragraph's words between tail changes): the samples' tails after every change, and their final HTML, as without it", () => {
+  for (const { name, markdown, options } of samples()) {
+    for (const entry of [citemark, lite]) {
+      for (const [size, every] of [[1, 1], [3, 1], [4, 2], [7, 1]]) {
+        const changes = entry.createStream(options);
+        const tails = entry.createStream(options);
+        const assembly = new Assembly();
+        let shown = "";
+        let push = 0;
+        for (const chunk of chunks(markdown, size)) {
+          const patch = changes.pushDeferred(chunk);
+          assembly.apply(patch);
+          tails.pushDeferred(chunk);
+          if (patch.append || patch.rewind || patch.mark || patch.empty !== undefined) shown = "";
+          if (++push % every) continue;
+          const change = changes.tailChange();
+          if (change && "replace" in change) shown = change.replace;
+          else if (change) shown = shown.slice(0, shown.length - change.before) + change.insert + shown.slice(shown.length - change.before);
+          assert.equal(shown, tails.tail(), `${name}: ${size}-unit chunks, tail changes every ${every} pushes, push ${push}`);
+        }
+        assembly.apply(changes.finish());
+        assert.equal(assembly.html, entry.render(markdown, options).html, `${name}: ${size}-unit chunks: equal to render`);
+        changes.free();
+        tails.free();
+      }
     }
   }
 });

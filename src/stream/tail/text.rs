@@ -284,13 +284,6 @@ pub(super) fn has_url_like_word(text: &str) -> bool {
 /// `(https://`) is the start of a URL being typed. Words end at any
 /// whitespace, as in the preview: U+3000 too.
 fn last_word_starts_url(text: &str) -> bool {
-    // (As the preview holds them: lowercase. `Wh` is no URL.)
-    let starts_url = |word: &[u8]| {
-        !word.is_empty()
-            && [&b"https://"[..], b"http://", b"www."]
-                .iter()
-                .any(|url| url.starts_with(word))
-    };
     let text = text.trim_end_matches(' ');
     let bytes = text.as_bytes();
     // (An ASCII word is read off its bytes.)
@@ -302,16 +295,21 @@ fn last_word_starts_url(text: &str) -> bool {
         .get(word_start.wrapping_sub(1))
         .is_none_or(|&b| b == b' ')
     {
-        let word = &bytes[word_start..];
-        let start = word.iter().position(u8::is_ascii_alphanumeric);
-        return starts_url(start.map_or(&[][..], |s| &word[s..]));
+        return starts_url(&text[word_start..]);
     }
-    let last = text
-        .rsplit(char::is_whitespace)
-        .next()
-        .unwrap_or_default()
-        .trim_start_matches(|c: char| !c.is_alphanumeric());
-    starts_url(last.as_bytes())
+    let last = text.rsplit(char::is_whitespace).next().unwrap_or_default();
+    starts_url(last)
+}
+
+/// Whether `word`, leading punctuation aside, is the start of a URL being
+/// typed (`h`, `htt`, `https`, `ww`), as the preview holds one back:
+/// lowercase (`Wh` is no URL).
+pub(in crate::stream) fn starts_url(word: &str) -> bool {
+    let word = word.trim_start_matches(|c: char| !c.is_alphanumeric());
+    !word.is_empty()
+        && ["https://", "http://", "www."]
+            .iter()
+            .any(|url| url.starts_with(word))
 }
 
 /// Whether the inline HTML `html` leaves nothing that a later delimiter

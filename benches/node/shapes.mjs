@@ -1,0 +1,168 @@
+// Streaming by shape through the npm package in Node (`make bench-node-shapes`;
+// docs/performance.md, "Streaming by shape"): the Node side of
+// benches/shapes.rs, on the same texts.
+//
+// Each shape (benches/support/shapes.rs, printed by the `stream_cost`
+// example, so the texts are the native bench's byte for byte) at 16 and
+// 256 KiB, with examples/sources.json, cut into 4-character chunks (code
+// points), streamed the way a host that repaints after every token does:
+// - `changes`: `pushDeferred` then `tailChange()` after every push (what
+//   citemark/dom applies; typing the stream vouches for is shown by the glue
+//   without crossing into wasm, docs/streaming.md "Typing shown by the host");
+// - `tails`: `push`, the whole tail after every push.
+// Per shape and size: the final HTML's length, characters handed to the host
+// (appends plus the change's HTML, or the whole tail) over it, the stream's
+// time over one `render` of the text (medians of RUNS interleaved runs; the
+// render timed in batches of at least 50 ms), and whether the appends equal
+// the render (checked on an untimed run).
+//
+// Environment: SHAPES (default: all), SIZES (KiB, default 16,256), RUNS
+// (default 5), STREAM_COST (the example's path).
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { createStream, ready, render } from "citemark";
+
+import { StringHost } from "./host.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, "..", "..");
+const ALL = [
+  "short-paragraphs",
+  "fenced-code",
+  "indented-code",
+  "table",
+  "tight-list",
+  "loose-list",
+  "nested-list",
+  "blockquote",
+  "details",
+  "footnotes",
+  "late-reference",
+  "bracketed-prose",
+];
+const list = (value, fallback) => (value ?? fallback).split(",").map((s) => s.trim()).filter(Boolean);
+const SHAPES = list(process.env.SHAPES, ALL.join(","));
+const SIZES = list(process.env.SIZES, "16,256").map(Number);
+const RUNS = Number(process.env.RUNS ?? 5);
+const CHUNK = 4;
+const STREAM_COST = process.env.STREAM_COST ?? join(repo, "target", "release", "examples", "stream_cost");
+const sourcesFile = JSON.parse(readFileSync(join(repo, "examples", "sources.json"), "utf8"));
+const options = Array.isArray(sourcesFile)
+  ? { sources: sourcesFile }
+  : { sources: sourcesFile.sources, ...(sourcesFile.aliases ? { aliases: sourcesFile.aliases } : {}) };
+for (const name of SHAPES) if (!ALL.includes(name)) throw new Error(`SHAPES: no shape ${name} (${ALL.join(", ")})`);
+
+await ready;
+
+const now = () => process.hrtime.bigint();
+const ms = (from, to) => Number(to - from) / 1e6;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** benches/support/shapes.rs's `shape(name, bytes)`, from the example that prints it. */
+function shape(name, bytes) {
+  return execFileSync(STREAM_COST, ["text", String(bytes), String(CHUNK), `shape:${name}`], { maxBuffer: 1 << 26 }).toString();
+}
+
+function chunked(text, size) {
+  const points = Array.from(text);
+  const out = [];
+  for (let i = 0; i < points.length; i += size) out.push(points.slice(i, i + size).join(""));
+  return out;
+}
+
+/** Streams `chunks` the `mode` way; returns [characters handed, the host]. */
+function stream(mode, chunks) {
+  const s = createStream(options);
+  const host = new StringHost();
+  let handed = 0;
+  for (const chunk of chunks) {
+    if (mode === "tails") {
+      const patch = s.push(chunk);
+      host.apply(patch);
+      handed += patch.append.length + patch.tail.length;
+    } else {
+      const patch = s.pushDeferred(chunk);
+      host.apply(patch);
+      const change = s.tailChange();
+      handed += patch.append.length + (change === undefined ? 0 : "insert" in change ? change.insert.length : change.replace.length);
+    }
+  }
+  const last = s.finish();
+  host.apply(last);
+  s.free();
+  return [handed + last.append.length, host];
+}
+
+function oneShot(text) {
+  let n = 0;
+  const start = now();
+  let t;
+  do {
+    render(text, options);
+    n += 1;
+    t = ms(start, now());
+  } while (t < 50);
+  return t / n;
+}
+
+const MODES = ["changes", "tails"];
+// Warm-up: both paths, so the JIT and the wasm tiers are hot before timing.
+{
+  const text = shape("short-paragraphs", 16 * 1024);
+  for (let i = 0; i < 3; i++) for (const mode of MODES) stream(mode, chunked(text, CHUNK));
+}
+
+const rows = [];
+const started = now();
+for (const name of SHAPES) {
+  for (const kib of SIZES) {
+    const text = shape(name, kib * 1024);
+    const chunks = chunked(text, CHUNK);
+    const html = render(text, options).html;
+    const row = { name, kib, html: html.length, handed: {}, same: {}, ms: {}, once: [] };
+    for (const mode of MODES) {
+      const [handed, host] = stream(mode, chunks);
+      row.handed[mode] = handed / html.length;
+      row.same[mode] = host.html === html;
+      row.ms[mode] = [];
+    }
+    for (let r = 0; r < RUNS; r++) {
+      row.once.push(oneShot(text));
+      for (const mode of MODES) {
+        const start = now();
+        stream(mode, chunks);
+        row.ms[mode].push(ms(start, now()));
+      }
+    }
+    rows.push(row);
+    process.stderr.write(`${name} ${kib} KiB done after ${(ms(started, now()) / 1e3).toFixed(0)} s\n`);
+  }
+}
+
+const fmt = (x, digits = 1) => x.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const ratio = (row, mode) => median(row.ms[mode]) / median(row.once);
+console.log(
+  `\nNode ${process.version}, ${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} cores), ${new Date().toISOString().slice(0, 10)}; ` +
+    `${CHUNK}-character chunks, medians of ${RUNS} interleaved runs\n`,
+);
+console.log("| shape | size | final HTML | one-shot ms | handed ÷ HTML (changes) | stream ÷ one-shot (changes) | handed ÷ HTML (tails) | stream ÷ one-shot (tails) | stream = render |");
+console.log("|:--|--:|--:|--:|--:|--:|--:|--:|:--|");
+for (const row of rows) {
+  const same = MODES.every((mode) => row.same[mode]) ? "yes" : `NO (${MODES.filter((m) => !row.same[m]).join(", ")})`;
+  console.log(
+    `| ${row.name} | ${row.kib} KiB | ${fmt(row.html, 0)} B | ${fmt(median(row.once), 2)} | ${fmt(row.handed.changes)}x | ${fmt(ratio(row, "changes"))}x | ` +
+      `${fmt(row.handed.tails)}x | ${fmt(ratio(row, "tails"))}x | ${same} |`,
+  );
+}
+if (SIZES.length > 1) {
+  console.log(`\nGrowth from ${SIZES[0]} to ${SIZES[SIZES.length - 1]} KiB (changes: handed ÷ HTML, stream ÷ one-shot):`);
+  for (const name of SHAPES) {
+    const [a, b] = [rows.find((r) => r.name === name && r.kib === SIZES[0]), rows.find((r) => r.name === name && r.kib === SIZES[SIZES.length - 1])];
+    console.log(`- ${name}: ${fmt(b.handed.changes / a.handed.changes, 2)}x, ${fmt(ratio(b, "changes") / ratio(a, "changes"), 2)}x`);
+  }
+}
+if (rows.some((row) => MODES.some((mode) => !row.same[mode]))) process.exitCode = 1;

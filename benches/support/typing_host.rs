@@ -1,0 +1,71 @@
+//! A host that shows typing itself, as the npm package's glue does
+//! (docs/streaming.md, "Typing shown by the host"): what [`Stream::typing`]
+//! vouches for stays with the host, which shows what of it
+//! [`Typing::shown`] keeps, and is pushed with [`Stream::push_shown`]
+//! before anything else; everything else is pushed, and the tail's change
+//! asked for. The shapes bench (`TAIL=typed`) and `examples/stream_cost`
+//! (`typed`) stream with it.
+
+use citemark::{Options, Patch, Stream, Typing};
+
+/// The stream, and the typing the host holds.
+pub struct TypingHost {
+    stream: Stream,
+    typing: Typing,
+    typed: String,
+    /// How much of `typed` the host shows.
+    handed: usize,
+    /// What of `typed` the host does not show yet.
+    unhanded: String,
+    /// Pushes that went to the stream (a call into wasm, in JavaScript).
+    pub crossings: usize,
+}
+
+impl TypingHost {
+    pub fn new(options: &Options) -> Self {
+        TypingHost {
+            stream: Stream::new(options.clone()),
+            typing: Typing::Pushed,
+            typed: String::new(),
+            handed: 0,
+            unhanded: String::new(),
+            crossings: 0,
+        }
+    }
+
+    /// Pushes `piece`, each patch that makes to `apply`; returns the bytes
+    /// of the tail's change handed to the host.
+    pub fn push(&mut self, piece: &str, mut apply: impl FnMut(&Patch)) -> usize {
+        if self.typing.admits(piece) {
+            self.typed.push_str(piece);
+            self.unhanded.push_str(piece);
+            let shown = self.typing.shown(&self.unhanded).len();
+            self.unhanded.drain(..shown);
+            self.handed += shown;
+            return shown;
+        }
+        self.crossings += 1;
+        self.flush(&mut apply);
+        apply(&self.stream.push_deferred(piece));
+        let handed = self.stream.tail_change().html().len();
+        self.typing = self.stream.typing();
+        handed
+    }
+
+    /// Ends the message; the last patch goes to `apply`.
+    pub fn finish(&mut self, mut apply: impl FnMut(&Patch)) {
+        self.flush(&mut apply);
+        apply(&self.stream.finish());
+    }
+
+    /// Pushes what the host holds.
+    fn flush(&mut self, apply: &mut impl FnMut(&Patch)) {
+        if !self.typed.is_empty() {
+            let typed = std::mem::take(&mut self.typed);
+            apply(&self.stream.push_shown(&typed[..self.handed]));
+            apply(&self.stream.push_deferred(&typed[self.handed..]));
+            self.handed = 0;
+            self.unhanded.clear();
+        }
+    }
+}

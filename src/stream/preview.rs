@@ -737,7 +737,10 @@ const MATH_HOLD: usize = 200;
 /// block is read (a `$5` in a paragraph pairs with no `$` in the heading
 /// after it).
 fn unfinished_math(block: &str) -> Option<usize> {
-    let start = match has_any_byte(block, b"$\\") && has_byte(block, b'\n') {
+    if !has_any_byte(block, b"$\\") {
+        return None;
+    }
+    let start = match has_byte(block, b'\n') {
         true => last_inline_start(block),
         false => 0,
     };

@@ -15,8 +15,6 @@ pub struct TypingHost {
     typed: String,
     /// How much of `typed` the host shows.
     handed: usize,
-    /// What of `typed` the host does not show yet.
-    unhanded: String,
     /// Pushes that went to the stream (a call into wasm, in JavaScript).
     pub crossings: usize,
 }
@@ -28,7 +26,6 @@ impl TypingHost {
             typing: Typing::Pushed,
             typed: String::new(),
             handed: 0,
-            unhanded: String::new(),
             crossings: 0,
         }
     }
@@ -38,9 +35,8 @@ impl TypingHost {
     pub fn push(&mut self, piece: &str, mut apply: impl FnMut(&Patch)) -> usize {
         if self.typing.admits(piece) {
             self.typed.push_str(piece);
-            self.unhanded.push_str(piece);
-            let shown = self.typing.shown(&self.unhanded).len();
-            self.unhanded.drain(..shown);
+            // (What shows of the typing since what showed goes after it.)
+            let shown = self.typing.shown(&self.typed[self.handed..]).len();
             self.handed += shown;
             return shown;
         }
@@ -61,11 +57,10 @@ impl TypingHost {
     /// Pushes what the host holds.
     fn flush(&mut self, apply: &mut impl FnMut(&Patch)) {
         if !self.typed.is_empty() {
-            let typed = std::mem::take(&mut self.typed);
-            apply(&self.stream.push_shown(&typed[..self.handed]));
-            apply(&self.stream.push_deferred(&typed[self.handed..]));
+            apply(&self.stream.push_shown(&self.typed[..self.handed]));
+            apply(&self.stream.push_deferred(&self.typed[self.handed..]));
+            self.typed.clear();
             self.handed = 0;
-            self.unhanded.clear();
         }
     }
 }

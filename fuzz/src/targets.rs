@@ -51,7 +51,7 @@ use std::time::{Duration, Instant};
 
 use citemark::{
     render, CitationIndex, Images, Mode, Occurrence, Options, RawHtml, ShortLinkPattern, Source,
-    Stream, StreamedHtml, Syntaxes, UrlPolicy,
+    Stream, StreamedHtml, Syntaxes, Typing, UrlPolicy,
 };
 
 use crate::checks::{check_output, Expect, LinearTime, PatchChecker};
@@ -277,6 +277,7 @@ fn stream_in_chunks(
     let mut assembled = StreamedHtml::default();
     let text = String::from_utf8_lossy(bytes);
     let (mut tail, mut shown) = (String::new(), String::new());
+    let mut typing = Typing::Pushed;
     let mut spent = Duration::ZERO;
     let mut from = 0;
     let mut sizes = sizes.iter().cycle();
@@ -297,13 +298,33 @@ fn stream_in_chunks(
                 match feed {
                     Feed::Text => stream.push(chunk),
                     _ => {
+                        // What the stream said typing `chunk` would show.
+                        let typed = typing.admits(chunk).then(|| {
+                            let (_, before) = typing.point().unwrap_or_default();
+                            let mut typed = shown.clone();
+                            let escaped = typing
+                                .shown(chunk)
+                                .replace('&', "&amp;")
+                                .replace('<', "&lt;")
+                                .replace('>', "&gt;");
+                            typed.insert_str(typed.len().saturating_sub(before), &escaped);
+                            typed
+                        });
                         let mut patch = stream.push_deferred(chunk);
                         stream.tail_into(&mut tail);
+                        if let Some(typed) = typed {
+                            if !patch.append.is_empty() || patch.ends_tail() || typed != tail {
+                                return Err(format!(
+                                    "{typing:?} typing {chunk:?} made the tail {tail:?} (patch {patch:?}), not {typed:?}"
+                                ));
+                            }
+                        }
                         // The tail's changes, applied, give the tail.
                         if patch.ends_tail() {
                             shown.clear();
                         }
                         stream.tail_change().apply_to(&mut shown);
+                        typing = stream.typing();
                         if shown != tail {
                             return Err(format!(
                                 "tail changes applied give {shown:?}, the tail is {tail:?}"

@@ -295,6 +295,23 @@ fn the_provisional_index_covers_what_the_tail_shows() {
     );
 }
 
+/// A list inside `<details>` turning loose: its next item's marker and
+/// first word are typed before the items above it are committed, so the
+/// line's first bytes may still commit; typing is offered past them.
+#[test]
+fn typing_waits_for_a_line_to_be_decided() {
+    let md = "<details><summary>More</summary>\n\n- The smaller latency doubled [2].\n\n\
+              - The weekly deployment rose to **598**.\n- The legacy threshold dropped [1].\n\
+              - The stale renewal rose.\n\n</details>\n\nAfter.\n";
+    for size in 1..=8 {
+        for offset in 0..size {
+            let cuts: Vec<usize> = (offset..md.len()).step_by(size).collect();
+            host_typing_gives_the_tail(md, &cuts)
+                .unwrap_or_else(|e| panic!("{size}-byte chunks from {offset}: {e}"));
+        }
+    }
+}
+
 /// `md` cut at `cuts`, pushed by a host that shows what [`Stream::typing`]
 /// admits itself (inserting [`Typing::shown`] of it at the typing point,
 /// escaped) and pushes it with `push_shown` before anything else: at every
@@ -343,13 +360,18 @@ fn host_typing_gives_the_tail(md: &str, cuts: &[usize]) -> Result<(), TestCaseEr
             prop_assert!(!patch.ends_tail(), "typing committed something");
             assembled.apply(&patch);
         }
-        for rest in [&typed[handed..], chunk] {
-            let patch = host.push_deferred(rest);
-            if patch.ends_tail() {
-                shown.clear();
-            }
+        // (What did not show of the typing commits nothing either: a host
+        // pushes all of it before anything else, and no patch is lost.)
+        if !typed.is_empty() {
+            let patch = host.push_deferred(&typed[handed..]);
+            prop_assert!(!patch.ends_tail(), "typing committed something");
             assembled.apply(&patch);
         }
+        let patch = host.push_deferred(chunk);
+        if patch.ends_tail() {
+            shown.clear();
+        }
+        assembled.apply(&patch);
         (typed, handed) = (String::new(), 0);
         host.tail_change().apply_to(&mut shown);
         typing = host.typing();

@@ -720,10 +720,14 @@ impl Stream {
         if self.deferred || !self.split_char.is_empty() || self.held_cr {
             return Typing::Pushed;
         }
+        // (A line's first bytes may still decide a block, or that the
+        // items before it are final: a push there may commit.)
+        let decided = self.open.len() - self.line_start >= DECIDED_BY;
         match &self.frontier {
             Some(frontier) if frontier.types_verbatim(&self.open) => Typing::Verbatim,
             // (Code shows as typed: the tail's caches made no tail.)
             Some(frontier) if frontier.tail_opener().is_none() => Typing::Pushed,
+            _ if !decided => Typing::Pushed,
             // (A table's line commits nothing before it ends.)
             Some(frontier) if self.tail.typing() == Typed::HeldRow && frontier.is_table() => {
                 Typing::HeldRow

@@ -426,7 +426,8 @@ export function makeApi(createGlue, payload) {
     /**
      * Pushes the text typed here (what the host was handed of it as
      * shown), so that the stream has all the text; returns its patch (none:
-     * such typing commits nothing).
+     * typing the stream vouched for commits nothing, however it is pushed,
+     * which the crate's tests hold it to).
      */
     #flush(inner) {
       const typed = this.#typed;

@@ -721,17 +721,18 @@ impl Stream {
             return Typing::Pushed;
         }
         // (A line's first bytes may still decide a block, or that the
-        // items before it are final: a push there may commit.)
+        // items before it are final: a push there may commit. Not in a
+        // code block or a table, whose lines commit nothing before they
+        // end.)
         let decided = self.open.len() - self.line_start >= DECIDED_BY;
         match &self.frontier {
             Some(frontier) if frontier.types_verbatim(&self.open) => Typing::Verbatim,
             // (Code shows as typed: the tail's caches made no tail.)
             Some(frontier) if frontier.tail_opener().is_none() => Typing::Pushed,
-            _ if !decided => Typing::Pushed,
-            // (A table's line commits nothing before it ends.)
             Some(frontier) if self.tail.typing() == Typed::HeldRow && frontier.is_table() => {
                 Typing::HeldRow
             }
+            _ if !decided => Typing::Pushed,
             _ if self.tail.typing() == Typed::Words => {
                 let (depth, before) = change::typing_point(&self.shown_tail);
                 // (The tail's text ends where the open text does.)

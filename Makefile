@@ -192,7 +192,7 @@ bench-node: bench-node-install
 ## (SHAPES=table,details SIZES=16,256 RUNS=5 select), a few minutes.
 bench-node-shapes: toolchain bench-node-install
 	$(CARGO) build --release --example stream_cost
-	node benches/node/shapes.mjs
+	node --expose-gc benches/node/shapes.mjs
 
 ## The packed package (and the pinned peers) installed under benches/node/.
 bench-node-install: pkg

@@ -191,13 +191,18 @@ impl WasmStream {
         Ok(tail)
     }
 
-    /// [`Stream::push_shown`]: text the JS glue showed itself as
-    /// [`WasmStream::typing`] said; its patch waits in
-    /// [`WasmStream::committed`]; whether it holds anything.
+    /// [`Stream::push_shown`]: text the JS glue typed and showed `shown`
+    /// bytes of itself, as [`WasmStream::typing`] said; its patch waits in
+    /// [`WasmStream::committed`]; whether it holds anything. (As UTF-8,
+    /// which `TextEncoder` makes of any string, ropes of typed chunks
+    /// included: strings of many shapes passed through wasm-bindgen's
+    /// character loop made it, and every later call, slower.)
     #[wasm_bindgen(js_name = pushShown)]
-    pub fn push_shown(&mut self, text: &str) -> Result<bool, String> {
-        test_trap(text);
-        let patch = self.inner.push_shown(text);
+    pub fn push_shown(&mut self, typed: &[u8], shown: usize) -> Result<bool, String> {
+        let typed = String::from_utf8_lossy(typed);
+        test_trap(&typed);
+        let shown = floor_char_boundary(&typed, shown);
+        let patch = self.inner.push_shown(&typed, shown);
         self.keep_committed(patch)
     }
 
@@ -313,6 +318,15 @@ impl WasmStream {
     pub fn provisional_index(&self) -> Result<String, String> {
         to_json(&self.inner.provisional_index())
     }
+}
+
+/// The char boundary of `text` at or before `at`.
+fn floor_char_boundary(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// [`WasmStream::change_at`] of a change that replaces the tail.

@@ -355,15 +355,8 @@ fn host_typing_gives_the_tail(md: &str, cuts: &[usize]) -> Result<(), TestCaseEr
             prop_assert_eq!(&shown, &pushed.tail(), "after {} bytes, {:?}", from, typing);
             continue;
         }
-        if handed > 0 {
-            let patch = host.push_shown(&typed[..handed]);
-            prop_assert!(!patch.ends_tail(), "typing committed something");
-            assembled.apply(&patch);
-        }
-        // (What did not show of the typing commits nothing either: a host
-        // pushes all of it before anything else, and no patch is lost.)
         if !typed.is_empty() {
-            let patch = host.push_deferred(&typed[handed..]);
+            let patch = host.push_shown(&typed, handed);
             prop_assert!(!patch.ends_tail(), "typing committed something");
             assembled.apply(&patch);
         }
@@ -377,8 +370,7 @@ fn host_typing_gives_the_tail(md: &str, cuts: &[usize]) -> Result<(), TestCaseEr
         typing = host.typing();
         prop_assert_eq!(&shown, &host.tail(), "after {} bytes", from);
     }
-    assembled.apply(&host.push_shown(&typed[..handed]));
-    assembled.apply(&host.push_deferred(&typed[handed..]));
+    assembled.apply(&host.push_shown(&typed, handed));
     assembled.apply(&host.finish());
     prop_assert_eq!(assembled.html(), render(md, &options).html);
     Ok(())

@@ -13,8 +13,9 @@
 // Per shape and size: the final HTML's length, characters handed to the host
 // (appends plus the change's HTML, or the whole tail) over it, the stream's
 // time over one `render` of the text (medians of RUNS interleaved runs; the
-// render timed in batches of at least 50 ms), and whether the appends equal
-// the render (checked on an untimed run).
+// render timed in batches of at least 50 ms, each timing after a full garbage
+// collection when run with --expose-gc), and whether the appends equal the
+// render (checked on an untimed run).
 //
 // Environment: SHAPES (default: all), SIZES (KiB, default 16,256), RUNS
 // (default 5), STREAM_COST (the example's path).
@@ -110,6 +111,8 @@ function oneShot(text) {
 }
 
 const MODES = ["changes", "tails"];
+/** A full garbage collection, when Node runs with --expose-gc (as make bench-node-shapes does). */
+const collect = () => globalThis.gc?.();
 // Warm-up: both paths, so the JIT and the wasm tiers are hot before timing.
 {
   const text = shape("short-paragraphs", 16 * 1024);
@@ -131,8 +134,12 @@ for (const name of SHAPES) {
       row.ms[mode] = [];
     }
     for (let r = 0; r < RUNS; r++) {
+      // (Each timing starts with no garbage of the one before: a stream's
+      // collected during the render's batch made it 2x slower.)
+      collect();
       row.once.push(oneShot(text));
       for (const mode of MODES) {
+        collect();
         const start = now();
         stream(mode, chunks);
         row.ms[mode].push(ms(start, now()));

@@ -57,8 +57,7 @@ impl TypingHost {
     /// Pushes what the host holds.
     fn flush(&mut self, apply: &mut impl FnMut(&Patch)) {
         if !self.typed.is_empty() {
-            apply(&self.stream.push_shown(&self.typed[..self.handed]));
-            apply(&self.stream.push_deferred(&self.typed[self.handed..]));
+            apply(&self.stream.push_shown(&self.typed, self.handed));
             self.typed.clear();
             self.handed = 0;
         }

@@ -132,6 +132,8 @@ function shownOf(kind, typed) {
   return text;
 }
 
+const UTF8 = new TextEncoder();
+
 /** `text` escaped as a code block's text is (`&`, `<`, `>`; pulldown-cmark's body-text escaping). */
 function escapeText(text) {
   if (!/[&<>]/.test(text)) return text;
@@ -437,13 +439,12 @@ export function makeApi(createGlue, payload) {
       this.#typed = "";
       this.#handed = 0;
       this.#unhanded = "";
-      let flushed = nothing();
-      if (handed > 0 && inner.pushShown(typed.slice(0, handed))) flushed = this.#committed(inner);
-      if (handed < typed.length) {
-        this.#dirty = true;
-        if (inner.pushDeferred(typed.slice(handed))) flushed = after(flushed, this.#committed(inner));
-      }
-      return flushed;
+      this.#dirty = true;
+      // (As UTF-8: see `WasmStream.pushShown`. What showed is all of a code
+      // line, none of a row, or ASCII words: `handed` units are its bytes.)
+      const bytes = UTF8.encode(typed);
+      const shown = handed === typed.length ? bytes.length : handed;
+      return inner.pushShown(bytes, shown) ? this.#committed(inner) : nothing();
     }
     push(chunk) {
       this.#check("push", true);

@@ -691,7 +691,7 @@ impl Stream {
     /// stream.tail_change();
     /// assert_eq!(stream.typing(), Typing::Verbatim);
     /// // The host shows " = a < b;" itself, then pushes it with what follows.
-    /// stream.push_shown(" = a < b;");
+    /// stream.push_shown(" = a < b;", 9);
     /// assert_eq!(stream.tail_change(), TailChange::Same, "the host shows it already");
     /// assert!(stream.push_deferred("\n").append.ends_with("let y = a &lt; b;\n"));
     /// stream.push_deferred("`");
@@ -706,8 +706,7 @@ impl Stream {
     /// // Typed next: "rd, then h" shows as "rd, then" (`h` may start a URL).
     /// assert!(typing.admits("rd, then h"));
     /// assert_eq!(typing.shown("rd, then h"), "rd, then");
-    /// stream.push_shown("rd, then");
-    /// stream.push_deferred(" h");
+    /// stream.push_shown("rd, then h", 8);
     /// assert_eq!(stream.tail_change(), TailChange::Same);
     /// assert_eq!(stream.tail(), "<p>Revenue grew by a third, then</p>\n");
     /// ```
@@ -746,21 +745,22 @@ impl Stream {
         }
     }
 
-    /// Pushes `text`, which the host already shows in the tail it was
-    /// handed, as [`Stream::typing`] said it would show: the next
-    /// [`Stream::tail_change`] is to the tail with it. Text that was not
-    /// typed so (not [admitted](Typing::admits), or not all
-    /// [shown](Typing::shown)), or a push that commits after all, makes the
-    /// next change replace the tail.
-    pub fn push_shown(&mut self, text: &str) -> Patch {
+    /// Pushes `typed`, the text typed since the last [`Stream::tail_change`]
+    /// (as [`Stream::typing`] [admits](Typing::admits) it), of which the host
+    /// already shows the first `shown` bytes at the typing point, escaped
+    /// ([`Typing::shown`] of it): the next [`Stream::tail_change`] is to the
+    /// tail with them. Text that was not typed so (not admitted, or not
+    /// shown as [`Typing::shown`] says), or a push that commits after all,
+    /// makes the next change replace the tail.
+    pub fn push_shown(&mut self, typed: &str, shown: usize) -> Patch {
         let typing = self.typing;
-        let shown = typing.admits(text) && typing.shown(text) == text;
-        let patch = self.push_deferred(text);
+        let as_said = typing.admits(typed) && typing.shown(typed).len() == shown;
+        let patch = self.push_deferred(typed);
         match typing.point() {
-            Some((_, before)) if shown && !patch.ends_tail() => {
+            Some((_, before)) if as_said && !patch.ends_tail() => {
                 let at = self.shown_tail.len().saturating_sub(before);
                 let mut escaped = String::new();
-                let _ = pulldown_cmark_escape::escape_html_body_text(&mut escaped, text);
+                let _ = pulldown_cmark_escape::escape_html_body_text(&mut escaped, &typed[..shown]);
                 self.shown_tail.insert_str(at, &escaped);
             }
             _ => self.shown_unknown = true,

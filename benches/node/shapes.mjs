@@ -13,7 +13,7 @@
 // Per shape and size: the final HTML's length, characters handed to the host
 // (appends plus the change's HTML, or the whole tail) over it, the stream's
 // time over one `render` of the text (medians of RUNS interleaved runs; the
-// render timed in batches of at least 50 ms, each timing after a full garbage
+// render timed in batches of at least 50 ms, each after a full garbage
 // collection when run with --expose-gc), and whether the appends equal the
 // render (checked on an untimed run).
 //
@@ -134,12 +134,12 @@ for (const name of SHAPES) {
       row.ms[mode] = [];
     }
     for (let r = 0; r < RUNS; r++) {
-      // (Each timing starts with no garbage of the one before: a stream's
-      // collected during the render's batch made it 2x slower.)
+      // (The render's batch starts with no garbage of the streams before to
+      // collect. Not the streams': a collection before each shrinks the heap,
+      // which they then pay to grow again.)
       collect();
       row.once.push(oneShot(text));
       for (const mode of MODES) {
-        collect();
         const start = now();
         stream(mode, chunks);
         row.ms[mode].push(ms(start, now()));

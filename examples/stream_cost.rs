@@ -12,7 +12,8 @@
 //! the workload of `benches/stream.rs` — or, with `list`, one long list of
 //! one-line items; with `note`, the answer after an undefined `[note]`.
 //! With `shape:NAME`, the text is that shape of `benches/shapes.rs`
-//! (`shape:fenced-code`, …) at BYTES. MODE `bytes` prints the answer's length, `text` the answer.
+//! (`shape:fenced-code`, …) at BYTES. MODE `bytes` prints the answer's length, `text` the answer,
+//! `names` the shapes' names.
 
 use std::hint::black_box;
 
@@ -33,7 +34,7 @@ use workload::{
 fn main() {
     let mut args = std::env::args().skip(1);
     let usage =
-        "usage: stream_cost one|push|changes|typed|frame|bytes|text BYTES CHUNK [list|note|shape:NAME]";
+        "usage: stream_cost one|push|changes|typed|frame|bytes|text|names BYTES CHUNK [list|note|shape:NAME]";
     let mode = args.next().expect(usage);
     let size: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
     let chunk: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
@@ -68,6 +69,7 @@ fn main() {
         }
         "bytes" => println!("{}", text.len()),
         "text" => print!("{text}"),
+        "names" => println!("{}", shapes::SHAPES.join("\n")),
         _ => panic!("{usage}"),
     }
 }

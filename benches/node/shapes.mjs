@@ -31,26 +31,14 @@ import { StringHost } from "./host.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "..", "..");
-const ALL = [
-  "short-paragraphs",
-  "fenced-code",
-  "indented-code",
-  "table",
-  "tight-list",
-  "loose-list",
-  "nested-list",
-  "blockquote",
-  "details",
-  "footnotes",
-  "late-reference",
-  "bracketed-prose",
-];
+const STREAM_COST = process.env.STREAM_COST ?? join(repo, "target", "release", "examples", "stream_cost");
+/** benches/support/shapes.rs's shapes, by name. */
+const ALL = execFileSync(STREAM_COST, ["names", "0", "0"]).toString().trim().split("\n");
 const list = (value, fallback) => (value ?? fallback).split(",").map((s) => s.trim()).filter(Boolean);
 const SHAPES = list(process.env.SHAPES, ALL.join(","));
 const SIZES = list(process.env.SIZES, "16,256").map(Number);
 const RUNS = Number(process.env.RUNS ?? 5);
 const CHUNK = 4;
-const STREAM_COST = process.env.STREAM_COST ?? join(repo, "target", "release", "examples", "stream_cost");
 const sourcesFile = JSON.parse(readFileSync(join(repo, "examples", "sources.json"), "utf8"));
 const options = Array.isArray(sourcesFile)
   ? { sources: sourcesFile }

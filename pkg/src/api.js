@@ -369,7 +369,7 @@ export function makeApi(createGlue, payload) {
     #trusted;
     // Typing shown here (docs/streaming.md, "Typing shown by the host"):
     // while the stream says what text typed next shows (a code line, a
-    // paragraph's words), such text is kept here and handed to the host as
+    // paragraph's words, a table's row), such text is kept here and handed to the host as
     // tail changes without crossing into wasm; the next other call pushes it
     // first.
     /** `WasmStream.typing()` at the last tail change (0: push). */

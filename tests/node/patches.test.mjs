@@ -226,37 +226,45 @@ test("tail changes, applied by a string host, give the tail after every push, ha
   }
 });
 
+/**
+ * `markdown` pushed with `pushDeferred` in `size`-unit chunks, a tail change
+ * every `every` pushes (typing the stream vouches for shown by the glue
+ * between them): at every change, the tail shown is that of a stream pushed
+ * the same chunks, and the patches give the render. `deep`: also, every 7th
+ * push, a whole tail and the open end tags in between change nothing.
+ */
+function typedByTheGlue(entry, name, markdown, options, size, every, deep) {
+  const changes = entry.createStream(options);
+  const tails = entry.createStream(options);
+  const assembly = new Assembly();
+  let shown = "";
+  let push = 0;
+  for (const chunk of chunks(markdown, size)) {
+    const patch = changes.pushDeferred(chunk);
+    assembly.apply(patch);
+    tails.pushDeferred(chunk);
+    if (patch.append || patch.rewind || patch.mark || patch.empty !== undefined) shown = "";
+    if (++push % every) continue;
+    const change = changes.tailChange();
+    if (change && "replace" in change) shown = change.replace;
+    else if (change) shown = shown.slice(0, shown.length - change.before) + change.insert + shown.slice(shown.length - change.before);
+    assert.equal(shown, tails.tail(), `${name}: ${size}-unit chunks, tail changes every ${every} pushes, push ${push}`);
+    if (deep && push % 7 === 0) {
+      assert.equal(changes.tail(), shown);
+      assert.equal(changes.openEndTags(), tails.openEndTags());
+    }
+  }
+  assembly.apply(changes.finish());
+  assert.equal(assembly.html, entry.render(markdown, options).html, `${name}: ${size}-unit chunks: equal to render`);
+  changes.free();
+  tails.free();
+}
+
 test("typing shown by the glue (a code line, a table's row between tail changes): tails every few pushes, tail() and the final HTML as without it", () => {
   const rows = Array.from({ length: 30 }, (_, i) => `| row ${i} \`a|b\` | ${i * 7}% [${1 + (i % 3)}] | **x** <b>y</b> |\n`).join("");
   const answer = `Intro [1].\n\n${longCode(2_000)}\n\`\`\`\nlet a = b < c && d > e;\n\`\`\`\n\n| a | b | c |\n|---|--:|---|\n${rows}\nAfter.\n`;
   for (const entry of [citemark, lite]) {
-    for (const [size, every] of [[1, 1], [3, 2], [4, 3], [7, 5]]) {
-      const changes = entry.createStream({});
-      const tails = entry.createStream({});
-      const assembly = new Assembly();
-      let shown = "";
-      let push = 0;
-      for (const chunk of chunks(answer, size)) {
-        const patch = changes.pushDeferred(chunk);
-        assembly.apply(patch);
-        tails.pushDeferred(chunk);
-        if (patch.append || patch.rewind || patch.mark || patch.empty !== undefined) shown = "";
-        if (++push % every) continue;
-        const change = changes.tailChange();
-        if (change && "replace" in change) shown = change.replace;
-        else if (change) shown = shown.slice(0, shown.length - change.before) + change.insert + shown.slice(shown.length - change.before);
-        assert.equal(shown, tails.tail(), `${size}-unit chunks, tail changes every ${every} pushes, push ${push}`);
-        // A whole tail and the open end tags in between change nothing of what the changes say.
-        if (push % 7 === 0) {
-          assert.equal(changes.tail(), shown);
-          assert.equal(changes.openEndTags(), tails.openEndTags());
-        }
-      }
-      assembly.apply(changes.finish());
-      assert.equal(assembly.html, entry.render(answer).html, `${size}-unit chunks: equal to render`);
-      changes.free();
-      tails.free();
-    }
+    for (const [size, every] of [[1, 1], [3, 2], [4, 3], [7, 5]]) typedByTheGlue(entry, "code and table", answer, {}, size, every, true);
   }
 });
 
@@ -271,28 +279,7 @@ test("typing shown by the glue (a paragraph's words between tail changes): the s
   };
   for (const { name, markdown, options } of [...samples(), loose]) {
     for (const entry of [citemark, lite]) {
-      for (const [size, every] of [[1, 1], [3, 1], [4, 2], [7, 1]]) {
-        const changes = entry.createStream(options);
-        const tails = entry.createStream(options);
-        const assembly = new Assembly();
-        let shown = "";
-        let push = 0;
-        for (const chunk of chunks(markdown, size)) {
-          const patch = changes.pushDeferred(chunk);
-          assembly.apply(patch);
-          tails.pushDeferred(chunk);
-          if (patch.append || patch.rewind || patch.mark || patch.empty !== undefined) shown = "";
-          if (++push % every) continue;
-          const change = changes.tailChange();
-          if (change && "replace" in change) shown = change.replace;
-          else if (change) shown = shown.slice(0, shown.length - change.before) + change.insert + shown.slice(shown.length - change.before);
-          assert.equal(shown, tails.tail(), `${name}: ${size}-unit chunks, tail changes every ${every} pushes, push ${push}`);
-        }
-        assembly.apply(changes.finish());
-        assert.equal(assembly.html, entry.render(markdown, options).html, `${name}: ${size}-unit chunks: equal to render`);
-        changes.free();
-        tails.free();
-      }
+      for (const [size, every] of [[1, 1], [3, 1], [4, 2], [7, 1]]) typedByTheGlue(entry, name, markdown, options, size, every, false);
     }
   }
 });

@@ -201,7 +201,8 @@ impl WasmStream {
     pub fn push_shown(&mut self, typed: &[u8], shown: usize) -> Result<bool, String> {
         let typed = String::from_utf8_lossy(typed);
         test_trap(&typed);
-        let shown = floor_char_boundary(&typed, shown);
+        // (A `shown` that is not what the stream said, a char boundary or
+        // not, only makes its next change a replacement.)
         let patch = self.inner.push_shown(&typed, shown);
         self.keep_committed(patch)
     }
@@ -318,15 +319,6 @@ impl WasmStream {
     pub fn provisional_index(&self) -> Result<String, String> {
         to_json(&self.inner.provisional_index())
     }
-}
-
-/// The char boundary of `text` at or before `at`.
-fn floor_char_boundary(text: &str, mut at: usize) -> usize {
-    at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
 }
 
 /// [`WasmStream::change_at`] of a change that replaces the tail.

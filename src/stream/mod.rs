@@ -754,13 +754,14 @@ impl Stream {
     /// makes the next change replace the tail.
     pub fn push_shown(&mut self, typed: &str, shown: usize) -> Patch {
         let typing = self.typing;
-        let as_said = typing.admits(typed) && typing.shown(typed).len() == shown;
+        let said = typing.shown(typed);
+        let as_said = typing.admits(typed) && said.len() == shown;
         let patch = self.push_deferred(typed);
         match typing.point() {
             Some((_, before)) if as_said && !patch.ends_tail() => {
                 let at = self.shown_tail.len().saturating_sub(before);
                 let mut escaped = String::new();
-                let _ = pulldown_cmark_escape::escape_html_body_text(&mut escaped, &typed[..shown]);
+                let _ = pulldown_cmark_escape::escape_html_body_text(&mut escaped, said);
                 self.shown_tail.insert_str(at, &escaped);
             }
             _ => self.shown_unknown = true,

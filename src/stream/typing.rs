@@ -9,9 +9,10 @@
 //! - a code line past where it could close its block: any text without a
 //!   line break, tab, CR or NUL shows as itself, escaped;
 //! - a paragraph's line whose last word is plain and being typed: words
-//!   (ASCII letters, digits, spaces and commas) show as themselves, but for spaces ending them (a
-//!   paragraph drops them) and words begun in them that may start a URL
-//!   (`h`, `htt`, `www`) ending them, which the preview holds back;
+//!   (ASCII letters, digits, spaces and commas) show as themselves, but
+//!   for spaces ending them (a paragraph drops them) and words begun in
+//!   them that may start a URL (`h`, `htt`, `www`) ending them, which the
+//!   preview holds back;
 //! - a table's row, which shows once it is whole: text without a line
 //!   break changes nothing.
 

@@ -83,4 +83,4 @@ pub use options::{
 };
 pub use render::{render, Rendered};
 pub use source::Source;
-pub use stream::{Patch, Step, Stream, StreamedHtml, TailChange, Typing};
+pub use stream::{CodeLine, Patch, Step, Stream, StreamedHtml, TailChange, Typing};

@@ -15,7 +15,7 @@
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
-use crate::{Options, Patch, Rendered, Step, Stream, TailChange, Typing};
+use crate::{CodeLine, Options, Patch, Rendered, Step, Stream, TailChange, Typing};
 
 /// A result in parts: HTML (`html` of a render, `append` of a patch), a
 /// patch's `steps`, `tail`, `rewind`, `mark` and `empty`, and the
@@ -210,14 +210,18 @@ impl WasmStream {
     /// [`Stream::typing`] in one number: 0 for [`Typing::Pushed`], else
     /// the kind in the low 2 bits (1 [`Typing::Verbatim`], 2
     /// [`Typing::Words`], 3 [`Typing::HeldRow`]), the typing point's depth
-    /// in the next 6, its
-    /// `before` (UTF-16 units, which are its bytes: end tags are ASCII)
-    /// above them. (A point past what that holds, which no tail reaches,
-    /// is 0: pushed.)
+    /// in the next 6, its `before` (UTF-16 units, which are its bytes: end
+    /// tags are ASCII) above them; for [`Typing::Verbatim`], at a settled
+    /// line, its point being 0 deep before nothing, the fence's character
+    /// code there instead (0: none). (A point past what that holds, which
+    /// no tail reaches, is 0: pushed.)
     pub fn typing(&self) -> u32 {
         let typing = self.inner.typing();
         let kind = match typing {
-            Typing::Verbatim => 1,
+            Typing::Verbatim {
+                fence,
+                line: CodeLine::Settled,
+            } => return 1 | fence.map_or(0, u32::from) << 8,
             Typing::Words { .. } => 2,
             Typing::HeldRow => 3,
             _ => return 0,

@@ -312,12 +312,33 @@ fn typing_waits_for_a_line_to_be_decided() {
     }
 }
 
+/// A fenced code block's lines go as typing, but for a line that may
+/// close the block: a blank line, indentation, tabs, a fence's character
+/// starting a line of code.
+#[test]
+fn code_lines_go_as_typing() {
+    let md = "Intro\n\n```rust\nfn main() {\n    let x = 1;\n\n\tlet y = \"``\";\n\
+              \x20``x\n  \n}\n~~~\n```\n\nAfter.\n";
+    for size in 1..=8 {
+        for offset in 0..size {
+            let cuts: Vec<usize> = (offset..md.len()).step_by(size).collect();
+            host_typing_gives_the_tail(md, &cuts)
+                .unwrap_or_else(|e| panic!("{size}-byte chunks from {offset}: {e}"));
+        }
+    }
+    let block = format!("```\n{}```\n", "    let value = compute(1);\n".repeat(200));
+    let cuts: Vec<usize> = (0..block.len()).step_by(4).collect();
+    let pushed = host_typing_gives_the_tail(&block, &cuts).unwrap_or_else(|e| panic!("{e}"));
+    assert!(pushed < 10, "{pushed} of {} chunks pushed", cuts.len());
+}
+
 /// `md` cut at `cuts`, pushed by a host that shows what [`Stream::typing`]
 /// admits itself (inserting [`Typing::shown`] of it at the typing point,
 /// escaped) and pushes it with `push_shown` before anything else: at every
-/// chunk it shows the tail the stream would show with all of it pushed,
-/// and its appends are the render.
-fn host_typing_gives_the_tail(md: &str, cuts: &[usize]) -> Result<(), TestCaseError> {
+/// chunk it shows what the stream would show with all of it pushed (the
+/// code lines typing ended, then the tail), and its appends are the render.
+/// Returns how many chunks went to the stream.
+fn host_typing_gives_the_tail(md: &str, cuts: &[usize]) -> Result<usize, TestCaseError> {
     let mut cuts: Vec<usize> = cuts
         .iter()
         .map(|c| floor_char(md, c % (md.len() + 1)))
@@ -328,11 +349,13 @@ fn host_typing_gives_the_tail(md: &str, cuts: &[usize]) -> Result<(), TestCaseEr
     let mut assembled = StreamedHtml::default();
     let mut shown = String::new();
     let (mut typing, mut typed, mut handed) = (Typing::Pushed, String::new(), 0);
-    let mut from = 0;
+    let (mut from, mut pushed_chunks) = (0, 0);
     for &cut in cuts.iter().chain([&md.len()]) {
         let chunk = &md[from..cut.max(from)];
         from = cut.max(from);
-        if typing.admits(chunk) {
+        let next = typing.after(chunk);
+        if next != Typing::Pushed {
+            typing = next;
             typed.push_str(chunk);
             let now = typing.shown(&typed);
             prop_assert!(
@@ -347,17 +370,29 @@ fn host_typing_gives_the_tail(md: &str, cuts: &[usize]) -> Result<(), TestCaseEr
             let at = shown.len() - before;
             shown.insert_str(at, &escaped(&now[handed..]));
             handed = now.len();
+            // (Pushed, it commits nothing but the code lines it ends, which
+            // go where the host showed them: before the tail.)
             let mut pushed = host.clone();
+            let patch = pushed.push_deferred(&typed);
+            let code = matches!(typing, Typing::Verbatim { .. });
             prop_assert!(
-                !pushed.push_deferred(&typed).ends_tail(),
+                !patch.rewind && !patch.mark && patch.empty.is_none(),
+                "typing redid something"
+            );
+            prop_assert!(
+                code || patch.append.is_empty(),
                 "typing committed something"
             );
-            prop_assert_eq!(&shown, &pushed.tail(), "after {} bytes, {:?}", from, typing);
+            let seen = [patch.append.as_str(), &pushed.tail()].concat();
+            prop_assert_eq!(&shown, &seen, "after {} bytes, {:?}", from, typing);
             continue;
         }
+        pushed_chunks += 1;
         if !typed.is_empty() {
             let patch = host.push_shown(&typed, handed);
-            prop_assert!(!patch.ends_tail(), "typing committed something");
+            if patch.ends_tail() {
+                shown.clear();
+            }
             assembled.apply(&patch);
         }
         let patch = host.push_deferred(chunk);
@@ -373,7 +408,7 @@ fn host_typing_gives_the_tail(md: &str, cuts: &[usize]) -> Result<(), TestCaseEr
     assembled.apply(&host.push_shown(&typed, handed));
     assembled.apply(&host.finish());
     prop_assert_eq!(assembled.html(), render(md, &options).html);
-    Ok(())
+    Ok(pushed_chunks)
 }
 
 /// `text` escaped as the tail escapes text.

@@ -33,7 +33,9 @@ impl TypingHost {
     /// Pushes `piece`, each patch that makes to `apply`; returns the bytes
     /// of the tail's change handed to the host.
     pub fn push(&mut self, piece: &str, mut apply: impl FnMut(&Patch)) -> usize {
-        if self.typing.admits(piece) {
+        let next = self.typing.after(piece);
+        if next != Typing::Pushed {
+            self.typing = next;
             self.typed.push_str(piece);
             // (What shows of the typing since what showed goes after it.)
             let shown = self.typing.shown(&self.typed[self.handed..]).len();

@@ -298,9 +298,10 @@ fn stream_in_chunks(
         };
         // What the stream said typing `chunk` would make the tail. (The
         // checks are not timed: only the stream's calls are.)
-        let predicted = (matches!(feed, Feed::Deferred) && typing.admits(chunk)).then(|| {
+        let after = typing.after(chunk);
+        let predicted = (matches!(feed, Feed::Deferred) && after != Typing::Pushed).then(|| {
             let (_, before) = typing.point().unwrap_or_default();
-            let escaped = typing
+            let escaped = after
                 .shown(chunk)
                 .replace('&', "&amp;")
                 .replace('<', "&lt;")
@@ -327,7 +328,12 @@ fn stream_in_chunks(
         spent += start.elapsed();
         if let Feed::Deferred = feed {
             if let Some(predicted) = predicted {
-                if !patch.append.is_empty() || patch.ends_tail() || predicted != tail {
+                // (It commits nothing but the code lines it ends, which go
+                // where the host showed them: before the tail.)
+                let code = matches!(after, Typing::Verbatim { .. });
+                let redone = patch.rewind || patch.mark || patch.empty.is_some();
+                let seen = [patch.append.as_str(), &tail].concat();
+                if redone || !(code || patch.append.is_empty()) || predicted != seen {
                     return Err(format!(
                         "typing {chunk:?} made the tail {tail:?} (patch {patch:?}), not {predicted:?}"
                     ));

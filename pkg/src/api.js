@@ -104,27 +104,54 @@ const MARK = 2;
 // Typing shown here (docs/streaming.md, "Typing shown by the host"): the
 // rules of the crate's `Typing`, which `WasmStream.typing()` names after a
 // tail change (kind in its low 2 bits, the typing point's depth in the next
-// 6, its `before` above).
+// 6, its `before` above; for a code line, the fence's character code above
+// them instead).
 const VERBATIM = 1;
 const WORDS = 2;
 const HELD_ROW = 3;
-/** What a code line's tail does not show as typed (and UTF-16 halves, which wasm would replace): pushed, not shown here. */
+/** What a settled code line's tail does not show as typed (and UTF-16 halves, which wasm would replace): read one by one. */
 const NOT_VERBATIM = /[\n\r\0\t\ud800-\udfff]/;
 /** What a paragraph's line being typed takes as typed: ASCII letters, digits, spaces, commas. */
 const WORD_TEXT = /^[A-Za-z0-9 ,]*$/;
 /** A word that may start a URL (`h`, `htt`, `https`, `www`), commas before it aside: the tail holds it back. */
 const URL_START = /^,*(?:h(?:t(?:t(?:ps?)?)?)?|w{1,3})$/;
+// Where a code line being typed stands (`CodeLine`): past where it could
+// close its block; spaces only, held back; spaces then the fence's
+// character only, held back, as it may close the block.
+const SETTLED = 0;
+const BLANK = 1;
+const FENCE = 2;
+/** Typing `text` pushes it (`Typing::after` gives `Pushed`). */
+const PUSHED = -1;
 
-/** Whether `text` goes as typing of `kind` (`Typing::admits`). */
-function admits(kind, text) {
-  if (kind === VERBATIM) return !NOT_VERBATIM.test(text);
-  return kind === WORDS ? WORD_TEXT.test(text) : kind === HELD_ROW && !/[\n\r]/.test(text);
+/**
+ * What typing `text` does (`Typing::after`): for a code line, the line's
+ * state after it (from `line`, in a block that `fence`, a character code,
+ * closes: 0 when line breaks are pushed); for the others, `line` again;
+ * `PUSHED` when `text` goes to the stream.
+ */
+function typingAfter(kind, fence, line, text) {
+  if (kind === WORDS) return WORD_TEXT.test(text) ? line : PUSHED;
+  if (kind === HELD_ROW) return /[\n\r]/.test(text) ? PUSHED : line;
+  if (line === SETTLED && !NOT_VERBATIM.test(text)) return SETTLED;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 13 || c === 0 || (c >= 0xd800 && c <= 0xdfff)) return PUSHED;
+    if (c === 10 || c === 9) {
+      if (line === FENCE || !fence) return PUSHED;
+      line = c === 10 ? BLANK : SETTLED;
+    } else if (line !== SETTLED) {
+      if (c !== 32) line = c === fence ? FENCE : SETTLED;
+      else if (line === FENCE) return PUSHED;
+    }
+  }
+  return line;
 }
 
-/** What of `typed`, the text typed since the tail change, the tail shows (`Typing::shown`). */
-function shownOf(kind, typed) {
+/** What of `typed`, the text typed since the tail change or since what showed, the tail shows (`Typing::shown`; `line` after it). */
+function shownOf(kind, line, typed) {
   if (kind === HELD_ROW) return "";
-  if (kind !== WORDS) return typed;
+  if (kind === VERBATIM) return line === SETTLED ? typed : typed.slice(0, typed.lastIndexOf("\n") + 1);
   let text = typed.replace(/ +$/, "");
   for (let space = text.lastIndexOf(" "); space >= 0 && URL_START.test(text.slice(space + 1)); space = text.lastIndexOf(" ")) {
     text = text.slice(0, space).replace(/ +$/, "");
@@ -132,12 +159,35 @@ function shownOf(kind, typed) {
   return text;
 }
 
+/** UTF-16 units of code lines typed here past which a line break pushes them. */
+const PUSH_LINES_AT = 4096;
+
 const UTF8 = new TextEncoder();
+
+/** The UTF-8 length of `text`, a string without lone surrogates. */
+function utf8Length(text) {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // (A surrogate pair is 2 units and 4 bytes.)
+    if (c >= 0x80) bytes += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2;
+  }
+  return bytes;
+}
 
 /** `text` escaped as a code block's text is (`&`, `<`, `>`; pulldown-cmark's body-text escaping). */
 function escapeText(text) {
-  if (!/[&<>]/.test(text)) return text;
-  return text.replace(/[&<>]/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : "&gt;"));
+  // (By hand: a regular expression with a replacer costs more than the few
+  // characters typed between two tail changes.)
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 38 && c !== 60 && c !== 62) continue;
+    out += text.slice(from, i) + (c === 38 ? "&amp;" : c === 60 ? "&lt;" : "&gt;");
+    from = i + 1;
+  }
+  return from ? out + text.slice(from) : text;
 }
 
 /** `WasmStream.changeAt()` of a tail change that replaces the tail (else: depth in the low 8 bits, `before` above). */
@@ -374,6 +424,8 @@ export function makeApi(createGlue, payload) {
     // first.
     /** `WasmStream.typing()` at the last tail change (0: push). */
     #typing = 0;
+    /** Where the code line being typed stands (`SETTLED`, `BLANK`, `FENCE`). */
+    #line = SETTLED;
     /** Text typed so and not pushed yet; how much of it the host was handed; the rest of it. */
     #typed = "";
     #handed = 0;
@@ -427,24 +479,34 @@ export function makeApi(createGlue, payload) {
     }
     /**
      * Pushes the text typed here (what the host was handed of it as
-     * shown), so that the stream has all the text; returns its patch (none:
-     * typing the stream vouched for commits nothing, however it is pushed,
-     * which the crate's tests hold it to).
+     * shown), so that the stream has all the text; returns its patch: the
+     * code lines typing ended, if any (typing the stream vouched for
+     * commits nothing else, however it is pushed, which the crate's tests
+     * hold it to). Only calls that return a patch push typing.
      */
     #flush(inner) {
       const typed = this.#typed;
       const handed = this.#handed;
+      const unhanded = this.#unhanded;
       this.#typing = 0;
       if (!typed) return nothing();
       this.#typed = "";
       this.#handed = 0;
       this.#unhanded = "";
       this.#dirty = true;
-      // (As UTF-8: see `WasmStream.pushShown`. What showed is all of a code
-      // line, none of a row, or ASCII words: `handed` units are its bytes.)
+      // (As UTF-8: see `WasmStream.pushShown`, which counts what showed in
+      // bytes: the typed text's but for what came since.)
       const bytes = UTF8.encode(typed);
-      const shown = handed === typed.length ? bytes.length : handed;
+      const shown = handed ? bytes.length - utf8Length(unhanded) : 0;
       return inner.pushShown(bytes, shown) ? this.#committed(inner) : nothing();
+    }
+    /** What the typing kept here shows (all of it since the tail change), escaped, inserted into `tail`, the stream's. */
+    #withTyping(tail) {
+      const typing = this.#typing;
+      const kind = typing & 3;
+      const html = escapeText(shownOf(kind, this.#line, this.#typed));
+      const at = tail.length - (kind === WORDS ? typing >>> 8 : 0);
+      return tail.slice(0, at) + html + tail.slice(at);
     }
     push(chunk) {
       this.#check("push", true);
@@ -462,7 +524,11 @@ export function makeApi(createGlue, payload) {
     pushDeferred(chunk) {
       this.#check("pushDeferred", true);
       const text = this.#take(chunk);
-      if (this.#typing && text && admits(this.#typing & 3, text)) {
+      const line = this.#typing && text ? typingAfter(this.#typing & 3, this.#typing >>> 8, this.#line, text) : PUSHED;
+      // (Code lines typed here are pushed once they make a few KiB: what is
+      // kept here, and the tail the host shows, stay small.)
+      if (line !== PUSHED && !(this.#typed.length >= PUSH_LINES_AT && text.includes("\n"))) {
+        this.#line = line;
         this.#typed += text;
         this.#unhanded += text;
         this.#pushed += text.length;
@@ -483,10 +549,7 @@ export function makeApi(createGlue, payload) {
     }
     tail() {
       this.#check("tail");
-      const tail = this.#run("tail", undefined, (inner) => {
-        this.#flush(inner);
-        return inner.tail();
-      });
+      const tail = this.#run("tail", undefined, (inner) => (this.#typed ? this.#withTyping(inner.tail()) : inner.tail()));
       return this.#trusted ? trustedHTML(tail) : tail;
     }
     /**
@@ -499,21 +562,33 @@ export function makeApi(createGlue, payload) {
       if (!this.#dirty) {
         // Only typing shown here since the last change: what of it shows goes at the typing point.
         const typing = this.#typing;
+        const kind = typing & 3;
         // (What shows of the typing since the last change shows after what showed before.)
-        const shown = shownOf(typing & 3, this.#unhanded);
+        const shown = shownOf(kind, this.#line, this.#unhanded);
         if (!shown) return undefined;
         const html = escapeText(shown);
         this.#handed += shown.length;
         this.#unhanded = this.#unhanded.slice(shown.length);
         const insert = this.#trusted ? trustedHTML(html) : html;
-        const change = { insert, depth: (typing >>> 2) & 0x3f, before: typing >>> 8 };
+        const words = kind === WORDS;
+        const change = { insert, depth: words ? (typing >>> 2) & 0x3f : 0, before: words ? typing >>> 8 : 0 };
         return this.#trusted ? Object.freeze(change) : change;
       }
       return this.#run("tailChange", undefined, (inner) => {
-        this.#flush(inner);
         this.#dirty = false;
+        if (this.#typed) {
+          // New sources while typing was kept here (only calls that return
+          // a patch push it): the stream's tail again, with the typing.
+          inner.tailChange();
+          const replace = this.#withTyping(inner.tail());
+          this.#handed = shownOf(this.#typing & 3, this.#line, this.#typed).length;
+          this.#unhanded = this.#typed.slice(this.#handed);
+          const change = { replace: this.#trusted ? trustedHTML(replace) : replace };
+          return this.#trusted ? Object.freeze(change) : change;
+        }
         const html = inner.tailChange();
         this.#typing = inner.typing();
+        this.#line = SETTLED;
         if (html === undefined) return undefined;
         const value = this.#trusted ? trustedHTML(html) : html;
         const at = inner.changeAt();
@@ -523,10 +598,8 @@ export function makeApi(createGlue, payload) {
     }
     openEndTags() {
       this.#check("openEndTags");
-      return this.#run("openEndTags", undefined, (inner) => {
-        this.#flush(inner);
-        return inner.openEndTags();
-      });
+      // (Typing kept here opens and closes nothing.)
+      return this.#run("openEndTags", undefined, (inner) => inner.openEndTags());
     }
     finish() {
       this.#check("finish", true);
@@ -553,8 +626,8 @@ export function makeApi(createGlue, payload) {
       }
       const text = json("sources", sources);
       this.#run("setSources", undefined, (inner) => {
-        this.#flush(inner);
-        // (The tail is rendered again with them.)
+        // (The tail is rendered again with them. Typing kept here waits for
+        // a call that returns a patch: it may end code lines.)
         this.#dirty = true;
         inner.setSources(text);
       });
@@ -566,10 +639,8 @@ export function makeApi(createGlue, payload) {
     provisionalIndex() {
       this.#check("provisionalIndex");
       return JSON.parse(
-        this.#run("provisionalIndex", undefined, (inner) => {
-          this.#flush(inner);
-          return inner.provisionalIndex();
-        }),
+        // (Typing kept here holds no citations: code, words, a row not shown.)
+        this.#run("provisionalIndex", undefined, (inner) => inner.provisionalIndex()),
       );
     }
     /**

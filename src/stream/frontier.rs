@@ -24,7 +24,7 @@ use super::boundary::is_blank;
 use super::container::Container;
 use super::preview::{self, Fence};
 use super::provisional::{Reading, StandIns};
-use super::typing::NOT_VERBATIM;
+use super::typing::{CodeLine, Typing, NOT_VERBATIM};
 use super::{has_any_byte, FindLast, RenderContext};
 use crate::cite::index::{IndexBuilder, Offset};
 use crate::cite::marker_definitions;
@@ -260,11 +260,28 @@ impl Frontier {
         }
     }
 
-    /// Whether text typed after `open` (without [`NOT_VERBATIM`] bytes)
-    /// only adds itself, escaped, at the end of the tail, committing
-    /// nothing: a code line past where it could close its block.
-    pub(super) fn types_verbatim(&self, open: &str) -> bool {
-        matches!(self, Frontier::Leaf(leaf) if matches!(leaf.leaf, LeafKind::Code(_)) && leaf.typed.extends_verbatim(open))
+    /// [`Typing::Verbatim`] when text typed after `open` (without
+    /// [`NOT_VERBATIM`] bytes) only adds itself, escaped, at the end of the
+    /// tail: a code line past where it could close its block. Line breaks
+    /// go so too in a fenced block at the margin, whose lines are code as
+    /// typed (an indented one's lose their indentation).
+    pub(super) fn code_typing(&self, open: &str) -> Option<Typing> {
+        let Frontier::Leaf(leaf) = self else {
+            return None;
+        };
+        let fence = match leaf.leaf {
+            LeafKind::Code(Code::Fenced(fence)) => {
+                (fence.indent == 0).then_some(char::from(fence.char))
+            }
+            LeafKind::Code(Code::Indented) => None,
+            LeafKind::Table => return None,
+        };
+        leaf.typed
+            .extends_verbatim(open)
+            .then_some(Typing::Verbatim {
+                fence,
+                line: CodeLine::Settled,
+            })
     }
 
     /// Whether the element is a table's.
@@ -650,18 +667,16 @@ impl LeafBlock {
 }
 
 /// What of `open`, a code block's unfinished end, the tail shows: the code
-/// as typed, but for a closing fence being typed and an indented block's
-/// blank lines at the end.
+/// as typed, but for a closing fence being typed (or spaces that may start
+/// one) and an indented block's blank lines at the end.
 fn shown_code(code: Code, open: &str) -> &str {
     let line_start = open.find_last(b'\n').map_or(0, |i| i + 1);
     let typed = open[line_start..].trim_start_matches(' ');
     match code {
-        Code::Fenced(fence)
-            if typed.as_bytes().first() == Some(&fence.char)
-                && typed.bytes().all(|b| b == fence.char) =>
-        {
-            &open[..line_start]
-        }
+        // (A line of spaces is held too: it may become one. Spaces at the
+        // end of a `<pre>` show nothing, and a host showing typing holds
+        // the line back until it cannot close the block.)
+        Code::Fenced(fence) if typed.bytes().all(|b| b == fence.char) => &open[..line_start],
         Code::Fenced(_) => open,
         Code::Indented => without_blank_lines_at_end(open),
     }

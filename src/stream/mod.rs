@@ -56,7 +56,7 @@ use frontier::{fence_after_text, Frontier};
 use provisional::{Reading, StandIns};
 use raw_element::RawElement;
 use tail::Typed;
-pub use typing::Typing;
+pub use typing::{CodeLine, Typing};
 
 /// What changed after a [`Stream::push`]: HTML to append for what is now
 /// final, the HTML of the unfinished end to show after it, and the
@@ -674,7 +674,10 @@ impl Stream {
     ///
     /// - [`Typing::Verbatim`] on a code block's line past where it could
     ///   close the block: text without a line break, tab, CR or NUL shows
-    ///   as itself, HTML-escaped, at the end of the tail.
+    ///   as itself, HTML-escaped, at the end of the tail; in a fenced block
+    ///   at the margin line breaks and tabs too, but for a line that may
+    ///   still close the block (spaces, then the fence's character only),
+    ///   held back until it cannot.
     /// - [`Typing::Words`] on a paragraph's line (in a list or quote too)
     ///   in the middle of a plain word: ASCII letters, digits, spaces and
     ///   commas show as themselves, but for spaces ending them and words
@@ -684,17 +687,23 @@ impl Stream {
     ///
     /// # Examples
     /// ```
-    /// use citemark::{Options, Stream, TailChange, Typing};
+    /// use citemark::{CodeLine, Options, Stream, TailChange, Typing};
     ///
     /// let mut stream = Stream::new(Options::default());
     /// stream.push_deferred("Intro\n\n```rust\nlet x = 1;\nlet y");
     /// stream.tail_change();
-    /// assert_eq!(stream.typing(), Typing::Verbatim);
+    /// let typing = stream.typing();
+    /// assert_eq!(typing, Typing::Verbatim { fence: Some('`'), line: CodeLine::Settled });
     /// // The host shows " = a < b;" itself, then pushes it with what follows.
     /// stream.push_shown(" = a < b;", 9);
     /// assert_eq!(stream.tail_change(), TailChange::Same, "the host shows it already");
-    /// assert!(stream.push_deferred("\n").append.ends_with("let y = a &lt; b;\n"));
-    /// stream.push_deferred("`");
+    /// // Typed next: "\nz();\n``" shows but for "``", which may close the block.
+    /// let typed = "\nz();\n``";
+    /// assert_eq!(typing.after(typed).shown(typed), "\nz();\n");
+    /// let patch = stream.push_shown(typed, 7);
+    /// // The lines it ended are committed, as the host showed them.
+    /// assert!(patch.append.ends_with("let y = a &lt; b;\nz();\n"));
+    /// assert_eq!(stream.tail(), "");
     /// stream.tail_change();
     /// assert_eq!(stream.typing(), Typing::Pushed, "a backtick may start the closing fence");
     ///
@@ -724,8 +733,14 @@ impl Stream {
         // code block or a table, whose lines commit nothing before they
         // end.)
         let decided = self.open.len() - self.line_start >= DECIDED_BY;
+        let code = self
+            .frontier
+            .as_ref()
+            .and_then(|f| f.code_typing(&self.open));
+        if let Some(typing) = code {
+            return typing;
+        }
         match &self.frontier {
-            Some(frontier) if frontier.types_verbatim(&self.open) => Typing::Verbatim,
             // (Code shows as typed: the tail's caches made no tail.)
             Some(frontier) if frontier.tail_opener().is_none() => Typing::Pushed,
             Some(frontier) if self.tail.typing() == Typed::HeldRow && frontier.is_table() => {
@@ -749,13 +764,15 @@ impl Stream {
     /// (as [`Stream::typing`] [admits](Typing::admits) it), of which the host
     /// already shows the first `shown` bytes at the typing point, escaped
     /// ([`Typing::shown`] of it): the next [`Stream::tail_change`] is to the
-    /// tail with them. Text that was not typed so (not admitted, or not
-    /// shown as [`Typing::shown`] says), or a push that commits after all,
-    /// makes the next change replace the tail.
+    /// tail with them. The code lines that typing ended are committed: the
+    /// patch appends them, as the tail showed them, and
+    /// [ends the tail](Patch::ends_tail). Text that was not typed so (not
+    /// admitted, or not shown as [`Typing::shown`] says) makes the next
+    /// change replace the tail.
     pub fn push_shown(&mut self, typed: &str, shown: usize) -> Patch {
-        let typing = self.typing;
+        let typing = self.typing.after(typed);
         let said = typing.shown(typed);
-        let as_said = typing.admits(typed) && said.len() == shown;
+        let as_said = typing != Typing::Pushed && said.len() == shown;
         let patch = self.push_deferred(typed);
         match typing.point() {
             Some((_, before)) if as_said && !patch.ends_tail() => {

@@ -7,7 +7,10 @@
 //! only the typed text, cheap enough for a host in JavaScript to apply
 //! without calling into wasm:
 //! - a code line past where it could close its block: any text without a
-//!   line break, tab, CR or NUL shows as itself, escaped;
+//!   line break, tab, CR or NUL shows as itself, escaped, and in a fenced
+//!   block at the margin so do line breaks and tabs, but for a line that
+//!   may still close the block (spaces, then the fence's character only),
+//!   which shows once it cannot;
 //! - a paragraph's line whose last word is plain and being typed: words
 //!   (ASCII letters, digits, spaces and commas) show as themselves, but
 //!   for spaces ending them (a paragraph drops them) and words begun in
@@ -31,9 +34,18 @@ pub enum Typing {
     #[default]
     Pushed,
     /// A code line past where it could close its block: text without a
-    /// line break, tab, CR or NUL adds itself, HTML-escaped, at the end of
-    /// the tail (the typing point 0 deep, before nothing).
-    Verbatim,
+    /// line break, tab, CR or NUL adds what [`Typing::shown`] keeps of it,
+    /// HTML-escaped, at the end of the tail (the typing point 0 deep,
+    /// before nothing). Line breaks and tabs go so too in a fenced block
+    /// at the margin: the lines typing ends are committed when the text is
+    /// pushed, as the tail showed them.
+    Verbatim {
+        /// The character of the fence that closes the block, when line
+        /// breaks go as typing too; `None` when they are pushed.
+        fence: Option<char>,
+        /// Where the line being typed stands.
+        line: CodeLine,
+    },
     /// A paragraph's line, in the middle of a plain word: ASCII letters,
     /// digits, spaces and commas add what [`Typing::shown`] keeps of them
     /// at the typing point (see [`TailChange::Insert`]).
@@ -50,38 +62,99 @@ pub enum Typing {
     HeldRow,
 }
 
+/// Where a code line being typed stands, for [`Typing::Verbatim`]: a line
+/// that may still close its block is held back until it cannot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodeLine {
+    /// Past where it could close the block: it shows as typed.
+    Settled,
+    /// Spaces only so far, or nothing: held back.
+    Blank,
+    /// Spaces, then the fence's character only: held back, and a line
+    /// break or space after it is pushed (it may close the block).
+    Fence,
+}
+
+impl CodeLine {
+    /// The line after `text` is typed on it, in a block closed by `fence`
+    /// (`None`: line breaks are pushed); `None` when `text` is pushed.
+    #[inline]
+    fn after(mut self, fence: Option<char>, text: &str) -> Option<CodeLine> {
+        for b in text.bytes() {
+            // (What a settled line does not take as typed is below CR.)
+            if self == CodeLine::Settled && b > b'\r' {
+                continue;
+            }
+            self = match (self, b) {
+                (_, b'\r' | b'\0') | (CodeLine::Fence, b'\n' | b' ' | b'\t') => return None,
+                // (Without a fence, an indented block's: the indentation
+                // to cut decides.)
+                (_, b'\n' | b'\t') if fence.is_none() => return None,
+                (_, b'\n') => CodeLine::Blank,
+                // (A tab in the indentation is past where a fence closes.)
+                (CodeLine::Settled, _) | (_, b'\t') => CodeLine::Settled,
+                (CodeLine::Blank, b' ') => CodeLine::Blank,
+                (_, b) if Some(char::from(b)) == fence => CodeLine::Fence,
+                _ => CodeLine::Settled,
+            };
+        }
+        Some(self)
+    }
+}
+
 /// Whether `b` is typed on a [`Typing::Words`] line: an ASCII letter,
 /// digit, space or comma.
 fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b' ' || b == b','
 }
 
-/// The bytes that a code line's tail does not show as typed, escaped: a
-/// new line, a tab, a CR or NUL.
+/// The bytes that a settled code line's tail does not show as typed,
+/// escaped: a new line (which may start a closing fence), a tab, a CR or
+/// NUL.
 pub(super) const NOT_VERBATIM: &[u8] = b"\n\r\0\t";
 
 impl Typing {
-    /// Whether `text`, typed next, goes this way: it commits nothing, and
+    /// The typing after `text` is typed next: [`Typing::Pushed`] when it
+    /// goes to the stream, else this typing, a code line's moved on. Text
+    /// typed so commits nothing but the code lines it ends, and
     /// [`Typing::shown`] of all that was typed since the change shows at
     /// the typing point.
-    pub fn admits(self, text: &str) -> bool {
+    #[inline]
+    pub fn after(self, text: &str) -> Typing {
         match self {
-            Typing::Pushed => false,
-            Typing::Verbatim => !has_any_byte(text, NOT_VERBATIM),
-            Typing::Words { .. } => text.bytes().all(is_word_byte),
-            Typing::HeldRow => !has_any_byte(text, b"\n\r"),
+            Typing::Verbatim { fence, line } => match line.after(fence, text) {
+                Some(line) => Typing::Verbatim { fence, line },
+                None => Typing::Pushed,
+            },
+            Typing::Words { .. } if text.bytes().all(is_word_byte) => self,
+            Typing::HeldRow if !has_any_byte(text, b"\n\r") => self,
+            _ => Typing::Pushed,
         }
     }
 
-    /// Of `typed`, all the text [`Typing::admits`] since the change, what
-    /// the tail shows: all of it on a code line; on a paragraph's, all
-    /// but the words begun in it that may start a URL (`h`, `htt`, `www`)
-    /// ending it, and the spaces ending what is left; nothing of a table's
-    /// row. What shows only grows as more is typed, and the text typed
-    /// since what showed gives what shows after it: a host need only
-    /// read that.
+    /// Whether `text`, typed next, goes this way (see [`Typing::after`]).
+    pub fn admits(self, text: &str) -> bool {
+        self.after(text) != Typing::Pushed
+    }
+
+    /// Of `typed`, all the text admitted since the change, what the tail
+    /// shows, this being the typing after it: all of it on a code line
+    /// but a last line held back; on a paragraph's, all but the words
+    /// begun in it that may start a URL (`h`, `htt`, `www`) ending it, and
+    /// the spaces ending what is left; nothing of a table's row. What
+    /// shows only grows as more is typed, and the text typed since what
+    /// showed gives what shows after it: a host need only read that.
+    #[inline]
     pub fn shown(self, typed: &str) -> &str {
         match self {
+            Typing::Verbatim {
+                line: CodeLine::Blank | CodeLine::Fence,
+                ..
+            } => {
+                // (The line held back starts after the last line break
+                // typed: text typed since what showed starts with it.)
+                &typed[..typed.rfind('\n').map_or(0, |at| at + 1)]
+            }
             Typing::Words { .. } => {
                 // (The preview holds back each such word ending the text,
                 // from the last; the line's word before the typed text
@@ -102,7 +175,7 @@ impl Typing {
     pub fn point(self) -> Option<(usize, usize)> {
         match self {
             Typing::Pushed => None,
-            Typing::Verbatim | Typing::HeldRow => Some((0, 0)),
+            Typing::Verbatim { .. } | Typing::HeldRow => Some((0, 0)),
             Typing::Words { depth, before } => Some((depth, before)),
         }
     }
@@ -139,13 +212,59 @@ mod tests {
         assert!(WORDS.admits("a 1,b"));
         assert!(!WORDS.admits("a."));
         assert!(!WORDS.admits("é"));
-        assert!(Typing::Verbatim.admits("a < é."));
-        assert!(!Typing::Verbatim.admits("a\tb"));
+        assert!(INDENTED.admits("a < é."));
+        assert!(!INDENTED.admits("a\tb"));
+        assert!(!INDENTED.admits("a\nb"));
         assert!(!Typing::Pushed.admits(""));
         assert!(Typing::HeldRow.admits("a | `b"));
         assert!(!Typing::HeldRow.admits("a |\n"));
         assert_eq!(Typing::HeldRow.shown("a | b"), "");
-        assert_eq!(Typing::Verbatim.point(), Some((0, 0)));
+        assert_eq!(FENCED.point(), Some((0, 0)));
         assert_eq!(Typing::Pushed.point(), None);
+    }
+
+    const FENCED: Typing = Typing::Verbatim {
+        fence: Some('`'),
+        line: CodeLine::Settled,
+    };
+    const INDENTED: Typing = Typing::Verbatim {
+        fence: None,
+        line: CodeLine::Settled,
+    };
+
+    /// What shows of `typed` on a fenced block's settled line; `None` when
+    /// it is pushed.
+    fn fenced_shows(typed: &str) -> Option<&str> {
+        let after = FENCED.after(typed);
+        (after != Typing::Pushed).then(|| after.shown(typed))
+    }
+
+    #[test]
+    fn code_lines_show_once_they_cannot_close_the_block() {
+        assert_eq!(fenced_shows("x;\n  y"), Some("x;\n  y"));
+        assert_eq!(fenced_shows("x;\n  "), Some("x;\n"), "held: spaces");
+        assert_eq!(
+            fenced_shows("x;\n\n  \n"),
+            Some("x;\n\n  \n"),
+            "blank lines"
+        );
+        assert_eq!(fenced_shows("x;\n ``"), Some("x;\n"), "held: may close");
+        assert_eq!(fenced_shows("x;\n ``x"), Some("x;\n ``x"));
+        assert_eq!(
+            fenced_shows("x;\n~~~\n"),
+            Some("x;\n~~~\n"),
+            "not its fence"
+        );
+        assert_eq!(fenced_shows("x;\n```\n"), None, "may close");
+        assert_eq!(fenced_shows("x;\n``` "), None, "may close");
+        assert_eq!(fenced_shows("x;\n\t```"), Some("x;\n\t```"), "indented");
+        assert_eq!(fenced_shows("x;\n```\t"), None, "may close");
+        assert_eq!(fenced_shows("x;\r\n"), None);
+        // (`CodeLine::after` reads a settled line's bytes above CR as typed.)
+        assert!(NOT_VERBATIM.iter().all(|&b| b <= b'\r'));
+        // (What shows only grows; the text since gives what shows after.)
+        let held = FENCED.after("x;\n ``");
+        assert_eq!(held.shown(" ``"), "");
+        assert_eq!(held.after("`y").shown(" ```y"), " ```y");
     }
 }

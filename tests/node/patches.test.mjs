@@ -193,6 +193,8 @@ test("tail changes, applied by a string host, give the tail after every push, ha
     for (const size of [1, 4, 16]) {
       const changes = entry.createStream({});
       const tails = entry.createStream({});
+      const assembly = new Assembly();
+      const pushed = new Assembly();
       let shown = "";
       let handed = 0;
       let wholeTails = 0;
@@ -200,7 +202,9 @@ test("tail changes, applied by a string host, give the tail after every push, ha
       for (const chunk of chunks(answer, size)) {
         at += chunk.length;
         const patch = changes.pushDeferred(chunk);
-        const tail = tails.push(chunk).tail;
+        assembly.apply(patch);
+        const { tail, ...committed } = tails.push(chunk);
+        pushed.apply(committed);
         // A patch that appends (or rewinds, marks, empties) ends the tail shown.
         if (patch.append || patch.rewind || patch.mark || patch.empty !== undefined) shown = "";
         const change = changes.tailChange();
@@ -212,7 +216,8 @@ test("tail changes, applied by a string host, give the tail after every push, ha
           shown = shown.slice(0, shown.length - change.before) + change.insert + shown.slice(shown.length - change.before);
           handed += change.insert.length;
         }
-        assert.equal(shown, tail, `${size}-unit chunks, after ${at} units`);
+        // (Code lines typed in JavaScript show in the tail until pushed, then are appended.)
+        assert.equal(assembly.html + shown, pushed.html + tail, `${size}-unit chunks, after ${at} units`);
         wholeTails += tail.length;
       }
       assert.equal(changes.tailChange(), undefined, "nothing changed since the last call");
@@ -237,32 +242,46 @@ function typedByTheGlue(entry, name, markdown, options, size, every, deep) {
   const changes = entry.createStream(options);
   const tails = entry.createStream(options);
   const assembly = new Assembly();
+  const pushed = new Assembly();
   let shown = "";
   let push = 0;
   for (const chunk of chunks(markdown, size)) {
     const patch = changes.pushDeferred(chunk);
     assembly.apply(patch);
-    tails.pushDeferred(chunk);
+    pushed.apply(tails.pushDeferred(chunk));
     if (patch.append || patch.rewind || patch.mark || patch.empty !== undefined) shown = "";
+    if (deep && push % 50 === 25) {
+      // (New sources while typing is kept in JavaScript.)
+      const sources = [{ title: `Source ${push}`, href: "https://one.example/" }];
+      changes.setSources(sources);
+      tails.setSources(sources);
+    }
     if (++push % every) continue;
     const change = changes.tailChange();
     if (change && "replace" in change) shown = change.replace;
     else if (change) shown = shown.slice(0, shown.length - change.before) + change.insert + shown.slice(shown.length - change.before);
-    assert.equal(shown, tails.tail(), `${name}: ${size}-unit chunks, tail changes every ${every} pushes, push ${push}`);
+    // (Code lines typed in JavaScript show in the tail until pushed, then are appended.)
+    const where = `${name}: ${size}-unit chunks, tail changes every ${every} pushes, push ${push}`;
+    assert.equal(assembly.html + shown, pushed.html + tails.tail(), where);
     if (deep && push % 7 === 0) {
-      assert.equal(changes.tail(), shown);
-      assert.equal(changes.openEndTags(), tails.openEndTags());
+      assert.equal(changes.tail(), shown, where);
+      assert.equal(changes.openEndTags(), tails.openEndTags(), where);
+      assert.deepEqual(changes.provisionalIndex(), tails.provisionalIndex(), where);
     }
   }
   assembly.apply(changes.finish());
-  assert.equal(assembly.html, entry.render(markdown, options).html, `${name}: ${size}-unit chunks: equal to render`);
+  pushed.apply(tails.finish());
+  assert.equal(assembly.html, pushed.html, `${name}: ${size}-unit chunks: as pushed`);
+  if (!deep) assert.equal(assembly.html, entry.render(markdown, options).html, `${name}: ${size}-unit chunks: equal to render`);
   changes.free();
   tails.free();
 }
 
 test("typing shown by the glue (a code line, a table's row between tail changes): tails every few pushes, tail() and the final HTML as without it", () => {
   const rows = Array.from({ length: 30 }, (_, i) => `| row ${i} \`a|b\` | ${i * 7}% [${1 + (i % 3)}] | **x** <b>y</b> |\n`).join("");
-  const answer = `Intro [1].\n\n${longCode(2_000)}\n\`\`\`\nlet a = b < c && d > e;\n\`\`\`\n\n| a | b | c |\n|---|--:|---|\n${rows}\nAfter.\n`;
+  // (Lines that may close the block: a blank line, indentation, tabs, a backtick starting a line.)
+  const code = "```\nlet a = b < c && d > e;\n\n    if (x) {\n\tgo();\n ``x\n  \n}\n~~~\n```\n";
+  const answer = `Intro [1].\n\n${longCode(2_000)}\n${code}\n| a | b | c |\n|---|--:|---|\n${rows}\nAfter.\n`;
   for (const entry of [citemark, lite]) {
     for (const [size, every] of [[1, 1], [3, 2], [4, 3], [7, 5]]) typedByTheGlue(entry, "code and table", answer, {}, size, every, true);
   }

@@ -377,7 +377,10 @@ fn host_typing_gives_the_tail(md: &str, cuts: &[usize]) -> Result<usize, TestCas
             let code = matches!(typing, Typing::Verbatim { .. });
             prop_assert!(
                 !patch.rewind && !patch.mark && patch.empty.is_none(),
-                "typing redid something"
+                "typing {:?} after {} bytes redid something: {:?}",
+                typed,
+                from,
+                patch
             );
             prop_assert!(
                 code || patch.append.is_empty(),

@@ -113,8 +113,8 @@ const HELD_ROW = 3;
 const NOT_VERBATIM = /[\n\r\0\t\ud800-\udfff]/;
 /** What a paragraph's line being typed takes as typed: ASCII letters, digits, spaces, commas. */
 const WORD_TEXT = /^[A-Za-z0-9 ,]*$/;
-/** A word that may start a URL (`h`, `htt`, `https`, `www`), commas before it aside: the tail holds it back. */
-const URL_START = /^,*(?:h(?:t(?:t(?:ps?)?)?)?|w{1,3})$/;
+/** A word that may start a URL (`h`, `htt`, `https`, `www`; not after a comma): the tail holds it back. */
+const URL_START = /^(?:h(?:t(?:t(?:ps?)?)?)?|w{1,3})$/;
 // Where a code line being typed stands (`CodeLine`): past where it could
 // close its block; spaces only, held back; spaces then the fence's
 // character only, held back, as it may close the block.

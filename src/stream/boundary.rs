@@ -77,6 +77,24 @@ pub(super) fn early_cut(text: &str, last_line: usize) -> Option<usize> {
 /// undecided by then, such as a longer number, waits for its newline.)
 pub(super) const DECIDED_BY: usize = 12;
 
+/// Whether `line`, being typed, is decided by its start, so that typing on
+/// it commits nothing: past its first [`DECIDED_BY`] bytes, or when its
+/// text, after the markers of quotes, starts with an ASCII letter (a
+/// paragraph's line or a lazy one, as its first byte decided). Not so a
+/// list item's: that the items before it are final, and whether the list
+/// is loose, may be decided a few bytes into its text (inside a
+/// `<details>`, say).
+pub(super) fn line_is_decided(line: &str) -> bool {
+    if line.len() >= DECIDED_BY {
+        return true;
+    }
+    let mut text = line;
+    while let Some(quoted) = text.strip_prefix('>') {
+        text = quoted.trim_start_matches(' ');
+    }
+    text.starts_with(|c: char| c.is_ascii_alphabetic())
+}
+
 /// Whether a line being typed at the margin is past the point where it
 /// could still be a list item: `-x` or `3.5%`, not `-`, `- ` or `1.`. Nor
 /// may it start with `[`: a link reference definition half typed

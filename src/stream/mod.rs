@@ -49,7 +49,7 @@ use crate::parse::{
 };
 use crate::source::{Source, SourceOrder, SourceTable};
 use crate::{CitationIndex, Occurrence};
-use boundary::{early_cut, is_blank, last_cut, Reached, UpTo, DECIDED_BY};
+use boundary::{early_cut, is_blank, last_cut, line_is_decided, Reached, UpTo, DECIDED_BY};
 pub use change::TailChange;
 pub use frontier::Step;
 use frontier::{fence_after_text, Frontier};
@@ -732,7 +732,7 @@ impl Stream {
         // items before it are final: a push there may commit. Not in a
         // code block or a table, whose lines commit nothing before they
         // end.)
-        let decided = self.open.len() - self.line_start >= DECIDED_BY;
+        let decided = line_is_decided(&self.open[self.line_start..]);
         let code = self
             .frontier
             .as_ref()

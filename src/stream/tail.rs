@@ -39,8 +39,6 @@ use pulldown_cmark_escape::escape_html_body_text;
 
 mod text;
 
-pub(super) use text::starts_url;
-
 use super::preview::{
     after_blank_line, after_list_item, destinations_closed, has_label_end, is_delimiter_row,
     item_marker, last_block_start, one_line_item, open_destination, preview, preview_block_start,

@@ -20,7 +20,6 @@
 //!   break changes nothing.
 
 use super::has_any_byte;
-use super::tail::starts_url;
 
 /// What text typed next does to the tail shown, as [`Stream::typing`]
 /// says after a [`Stream::tail_change`].
@@ -100,6 +99,16 @@ impl CodeLine {
         }
         Some(self)
     }
+}
+
+/// Whether `word`, a word typed on a [`Typing::Words`] line after a space,
+/// is the start of a URL being typed, which the preview holds back: `h`,
+/// `htt`, `https`, `w`, `www` (lowercase; a comma before it makes it none).
+fn starts_url(word: &str) -> bool {
+    !word.is_empty()
+        && ["https://", "http://", "www."]
+            .iter()
+            .any(|url| url.starts_with(word))
 }
 
 /// Whether `b` is typed on a [`Typing::Words`] line: an ASCII letter,
@@ -199,7 +208,11 @@ mod tests {
         assert_eq!(WORDS.shown("ab he"), "ab he");
         assert_eq!(WORDS.shown("ab ht http w"), "ab");
         assert_eq!(WORDS.shown("ab ht x"), "ab ht x");
-        assert_eq!(WORDS.shown("ab ,www"), "ab");
+        assert_eq!(
+            WORDS.shown("ab ,www"),
+            "ab ,www",
+            "as the preview: no URL after a comma"
+        );
         assert_eq!(WORDS.shown("ab Www"), "ab Www", "as the preview: lowercase");
         // (A word begun before the typed text is no URL's start: the
         // stream offers words only after one that shows.)

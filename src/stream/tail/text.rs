@@ -304,7 +304,7 @@ fn last_word_starts_url(text: &str) -> bool {
 /// Whether `word`, leading punctuation aside, is the start of a URL being
 /// typed (`h`, `htt`, `https`, `ww`), as the preview holds one back:
 /// lowercase (`Wh` is no URL).
-pub(in crate::stream) fn starts_url(word: &str) -> bool {
+fn starts_url(word: &str) -> bool {
     let word = word.trim_start_matches(|c: char| !c.is_alphanumeric());
     !word.is_empty()
         && ["https://", "http://", "www."]

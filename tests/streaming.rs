@@ -312,6 +312,17 @@ fn typing_waits_for_a_line_to_be_decided() {
     }
 }
 
+/// A bullet list, then an ordered one being typed: the list's element
+/// does not hold the open text's rendering, so the tail shows the list's
+/// own; what the caches said of typing on the line they rendered (the
+/// ordered item's, last byte `t` like the tail's) vouches for nothing.
+/// (Found by the words property test, after 83,388 cases.)
+#[test]
+fn typing_is_offered_only_on_the_tail_shown() {
+    let md = "-  ht\n\n1. Aaa0aa0[^1]: note\nhttp://http://> > ah[a]---\n,, [^1]A0AA  - ";
+    host_typing_gives_the_tail(md, &[11, 26, 27]).unwrap_or_else(|e| panic!("{e}"));
+}
+
 /// A fenced code block's lines go as typing, but for a line that may
 /// close the block: a blank line, indentation, tabs, a fence's character
 /// starting a line of code.

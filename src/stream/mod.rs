@@ -560,10 +560,14 @@ impl Stream {
                 whole.drain(..inside.start);
                 whole
             }
-            None => self
-                .frontier
-                .as_ref()
-                .map_or_else(String::new, |f| f.tail(&self.context(), &self.open)),
+            None => {
+                // (What the caches rendered is not what shows: it vouches
+                // for no typing.)
+                self.tail.forget_typing();
+                self.frontier
+                    .as_ref()
+                    .map_or_else(String::new, |f| f.tail(&self.context(), &self.open))
+            }
         }
     }
 

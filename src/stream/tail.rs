@@ -50,9 +50,9 @@ use crate::cite::marker::FILE_SEARCH_OPEN;
 use text::{
     byte_classes, cite_tags, cites_paired, classes_render_as_itself, closes_before_opening,
     has_html_line, has_url_like_word, inline_content_start, innermost_block, is_plain, is_settled,
-    line_is_settled, may_be_settled, may_open_html_across_blank_lines, renders_as_itself,
-    split_at_typing, split_closers, stand_in_content, still_held, tags_are_cites, text_is_settled,
-    word_boundary, CLOSE_BRACKET, CLOSE_PAREN, HASH,
+    line_is_settled, may_be_settled, may_open_html_across_blank_lines, opens_span_on_plain_words,
+    renders_as_itself, split_at_typing, split_closers, stand_in_content, still_held,
+    tags_are_cites, text_is_settled, word_boundary, CLOSE_BRACKET, CLOSE_PAREN, HASH,
 };
 
 /// Renders text of the open part as HTML, continuing the citation state
@@ -583,6 +583,13 @@ impl Tail {
         self.typing
     }
 
+    /// Forgets what [`Tail::typing`] says of the last tail: it was not the
+    /// one shown (a list's or quote's element did not hold it, and showed
+    /// its own).
+    pub(super) fn forget_typing(&mut self) {
+        self.typing = Typed::Unknown;
+    }
+
     /// [`Tail::typing`] for the tail just made of `open`. (A line holding
     /// a `【` is in no [`State::Inline`].)
     fn typed_after(&self, open: &str, line_start: usize) -> Typed {
@@ -596,7 +603,7 @@ impl Tail {
                         .bytes()
                         .last()
                         .is_some_and(|b| b.is_ascii_alphanumeric())
-                    && renders_as_itself(pending);
+                    && (renders_as_itself(pending) || opens_span_on_plain_words(pending));
                 if words {
                     return Typed::Words;
                 }

@@ -242,6 +242,27 @@ fn ends_held(text: &str) -> bool {
     text.trim_end_matches(' ').ends_with(['(', '!'])
 }
 
+/// Whether `text`, the text since a settled word, opens an emphasis or a
+/// strikethrough (`*`, `**`, `***`, `_`, `__`, `___`, `~~`) on words that
+/// [render as themselves](renders_as_itself), the first starting with a
+/// letter or digit: the preview closes the span after them (their spaces
+/// ending them and a URL being typed aside, as after any words), so that
+/// words typed next go inside it.
+pub(super) fn opens_span_on_plain_words(text: &str) -> bool {
+    let Some(&mark) = text.as_bytes().first() else {
+        return false;
+    };
+    let run = text.bytes().take_while(|&b| b == mark).count();
+    let opens = match mark {
+        b'*' | b'_' => run <= 3,
+        b'~' => run == 2,
+        _ => return false,
+    };
+    // (The run is ASCII: `text[run..]` starts at a character.)
+    let words = &text[run..];
+    opens && words.starts_with(|c: char| c.is_ascii_alphanumeric()) && renders_as_itself(words)
+}
+
 /// Whether `text` renders as itself and none of its words may become a
 /// link: [`is_plain`] and not [`has_url_like_word`], in one pass.
 pub(super) fn renders_as_itself(text: &str) -> bool {
@@ -480,6 +501,28 @@ mod tests {
             assert!(!text_is_settled(open), "{open}");
         }
         assert!(text_is_settled("a] b"), "a `]` that no `[` opened");
+    }
+
+    #[test]
+    fn a_span_opened_on_plain_words_is_typed_into() {
+        for text in ["**legacy rol", "*a b", "___x", "~~gone, 12", "_1"] {
+            assert!(opens_span_on_plain_words(text), "{text}");
+        }
+        // (Not `~`, four `*`, a space or comma after the opener, syntax or a
+        // URL after it, a character wider than a byte: nothing to go on.)
+        for text in [
+            "~a",
+            "****a",
+            "** a",
+            "*,a",
+            "**a*b",
+            "**a www.x",
+            "更**a",
+            "**",
+            "",
+        ] {
+            assert!(!opens_span_on_plain_words(text), "{text}");
+        }
     }
 
     #[test]

@@ -732,11 +732,6 @@ impl Stream {
         if self.deferred || !self.split_char.is_empty() || self.held_cr {
             return Typing::Pushed;
         }
-        // (A line's first bytes may still decide a block, or that the
-        // items before it are final: a push there may commit. Not in a
-        // code block or a table, whose lines commit nothing before they
-        // end.)
-        let decided = line_is_decided(&self.open[self.line_start..]);
         let code = self
             .frontier
             .as_ref()
@@ -744,6 +739,11 @@ impl Stream {
         if let Some(typing) = code {
             return typing;
         }
+        // (A line's first bytes may still decide a block, or that the
+        // items before it are final: a push there may commit. Not in a
+        // code block or a table, whose lines commit nothing before they
+        // end.)
+        let decided = line_is_decided(&self.open[self.line_start..]);
         match &self.frontier {
             // (Code shows as typed: the tail's caches made no tail.)
             Some(frontier) if frontier.tail_opener().is_none() => Typing::Pushed,

@@ -170,6 +170,17 @@ impl ItemMark {
     }
 }
 
+/// Whether `token`, a line's last word (after the `(`, `<`, `*` and `_`
+/// opening it), is a URL being typed, which the preview holds back: a
+/// scheme or `www.`, typed in part or whole, lowercase.
+pub(super) fn url_being_typed(token: &str) -> bool {
+    // (Every scheme starts with `h` or `w`.)
+    token.starts_with(['h', 'w'])
+        && ["https://", "http://", "www."]
+            .iter()
+            .any(|scheme| token.starts_with(scheme) || scheme.starts_with(token))
+}
+
 /// The mark opening `line` as a list item at the margin, and the rest of
 /// the line after it (empty, or its spaces then its content).
 pub(super) fn item_marker(line: &str) -> Option<(ItemMark, &str)> {
@@ -485,15 +496,10 @@ fn hide_unfinished_end(block: &mut String, holds: Holds, scratch: &mut Scratch) 
             .take_while(|b| matches!(b, b'(' | b'<' | b'*' | b'_'))
             .count();
     let token = &block[token_at..];
-    // (Every scheme starts with `h` or `w`.)
-    let url_being_typed = token.starts_with(['h', 'w'])
-        && ["https://", "http://", "www."]
-            .iter()
-            .any(|scheme| token.starts_with(scheme) || scheme.starts_with(token));
     // A line that is only digits may be an ordered list item's number.
     let list_number =
         token_start == line_start && !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit());
-    if url_being_typed || list_number {
+    if url_being_typed(token) || list_number {
         block.truncate(token_at);
     }
     // (Trailing blanks may have gone with the brackets' look.)

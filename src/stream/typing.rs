@@ -20,6 +20,7 @@
 //!   break changes nothing.
 
 use super::has_any_byte;
+use super::preview::url_being_typed;
 
 /// What text typed next does to the tail shown, as [`Stream::typing`]
 /// says after a [`Stream::tail_change`].
@@ -101,16 +102,6 @@ impl CodeLine {
     }
 }
 
-/// Whether `word`, a word typed on a [`Typing::Words`] line after a space,
-/// is the start of a URL being typed, which the preview holds back: `h`,
-/// `htt`, `https`, `w`, `www` (lowercase; a comma before it makes it none).
-fn starts_url(word: &str) -> bool {
-    !word.is_empty()
-        && ["https://", "http://", "www."]
-            .iter()
-            .any(|url| url.starts_with(word))
-}
-
 /// Whether `b` is typed on a [`Typing::Words`] line: an ASCII letter,
 /// digit, space or comma.
 fn is_word_byte(b: u8) -> bool {
@@ -169,7 +160,12 @@ impl Typing {
                 // from the last; the line's word before the typed text
                 // starts none.)
                 let mut text = typed.trim_end_matches(' ');
-                while let Some(space) = text.rfind(' ').filter(|&at| starts_url(&text[at + 1..])) {
+                // (The preview's own rule: `h`, `htt`, `www`, not after a
+                // comma; words typed so hold no `(`, `<`, `*` or `_`.)
+                while let Some(space) = text
+                    .rfind(' ')
+                    .filter(|&at| url_being_typed(&text[at + 1..]))
+                {
                     text = text[..space].trim_end_matches(' ');
                 }
                 text

@@ -534,6 +534,35 @@ impl Container {
         holds
     }
 
+    /// Whether `open` is one line, a list item surely (see [`item_line`]):
+    /// the list's item being typed alone, the items before it committed.
+    pub(super) fn types_item_alone(&self, open: &str) -> bool {
+        matches!(self.kind, Kind::List { .. }) && !open.contains('\n') && item_line(open)
+    }
+
+    /// Whether the line being typed at the end of `open` (after its
+    /// complete lines, up to `complete`) already starts the container's
+    /// next child, so that every child before it is final: a list's next
+    /// item ([`Container::typing_starts_item`]), or a quote's paragraph
+    /// after a blank line of the quote: after the quote's `>`, a letter.
+    /// (After a blank line no lazy line goes on with a block, and a letter
+    /// starts no other block. A block left open over blank lines, a fence,
+    /// takes the line in as its own: it is the last child then, not final.)
+    pub(super) fn typing_starts_child(&self, open: &str, complete: usize) -> bool {
+        match self.kind {
+            Kind::List { .. } => self.typing_starts_item(open, complete),
+            Kind::Quote => {
+                let Some(blank_end) = complete.checked_sub(1) else {
+                    return false;
+                };
+                let blank_start = open[..blank_end].find_last(b'\n').map_or(0, |i| i + 1);
+                after_quote_marker(&open[blank_start..blank_end]).is_some_and(is_blank)
+                    && after_quote_marker(&open[complete..])
+                        .is_some_and(|text| text.starts_with(|c: char| c.is_ascii_alphabetic()))
+            }
+        }
+    }
+
     /// Whether the line being typed at the end of `open` (after its
     /// complete lines, up to `complete`) is already the list's next item:
     /// the marker of the item `open` starts with, at its indentation, one
@@ -590,6 +619,14 @@ impl Container {
             .unwrap_or_default();
         (html, rendered.index)
     }
+}
+
+/// What follows the `>` (and the space after it, if any) of the quote
+/// marker that `line` starts with, up to three spaces before it.
+fn after_quote_marker(line: &str) -> Option<&str> {
+    let indent = line.bytes().take_while(|&b| b == b' ').count();
+    let quoted = line[indent..].strip_prefix('>').filter(|_| indent <= 3)?;
+    Some(quoted.strip_prefix(' ').unwrap_or(quoted))
 }
 
 /// Whether `line` starts as a list item surely does, whatever follows:

@@ -384,14 +384,25 @@ impl Frontier {
         }
     }
 
+    /// Whether `open` is a list's item being typed alone, its first line
+    /// decided by its start: the items before it were committed as it
+    /// began ([`Frontier::typing_starts_child`]), and typing on commits
+    /// nothing more.
+    pub(super) fn types_item_alone(&self, open: &str) -> bool {
+        match self {
+            Frontier::Leaf(_) => false,
+            Frontier::Container(container) => container.types_item_alone(open),
+        }
+    }
+
     /// Whether the line being typed at the end of `open` (whose complete
     /// lines end at `complete`) already starts the element's next child:
     /// then every child before it is final (a list's next item, see
-    /// [`Container::typing_starts_item`]).
+    /// [`Container::typing_starts_child`]).
     pub(super) fn typing_starts_child(&self, open: &str, complete: usize) -> bool {
         match self {
             Frontier::Leaf(_) => false,
-            Frontier::Container(container) => container.typing_starts_item(open, complete),
+            Frontier::Container(container) => container.typing_starts_child(open, complete),
         }
     }
 }

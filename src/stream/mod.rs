@@ -116,6 +116,16 @@ impl Patch {
     }
 }
 
+/// What a push typing on the last line commits (see [`Stream::line_commit`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LineCommit {
+    Nothing,
+    /// Blocks before the line, or the open element the line ends.
+    Blocks,
+    /// The open element's children before the line, which starts the next.
+    Children,
+}
+
 /// For serde: leave out a flag that is not set.
 fn is_false(flag: &bool) -> bool {
     !flag
@@ -465,41 +475,57 @@ impl Stream {
         }
         self.open.push_str(chunk);
         let mut patch = Patch::default();
+        // (A line break commits what the lines before it decided.)
+        let commits = match newline {
+            Some(_) => LineCommit::Blocks,
+            None => self.line_commit(line_was),
+        };
+        match commits {
+            _ if self.deferred => self.commit(&mut patch),
+            LineCommit::Blocks => self.commit(&mut patch),
+            LineCommit::Children => {
+                let end = self.open.len();
+                self.commit_inside(&mut patch, end, false);
+                if self.frontier.is_none() {
+                    self.commit(&mut patch);
+                }
+            }
+            LineCommit::Nothing => {}
+        }
+        self.handing(patch)
+    }
+
+    /// What text typed on the last line (no line break) commits, the line
+    /// being `line_was` bytes long before it.
+    fn line_commit(&self, line_was: usize) -> LineCommit {
+        let frontier = self.frontier.as_ref();
         // A line's first few characters decide whether it starts a block.
         // (Inside an open element, what ends it is its own to say.)
         let early = || {
-            self.frontier.is_none()
+            frontier.is_none()
                 && line_was < DECIDED_BY
                 && early_cut(&self.open, self.line_start)
                     .is_some_and(|cut| self.refused_cut != Some(cut))
         };
         // (A line being typed may end the open element at once: a line at
         // the margin after an indented code block, a list or a quote.)
-        let ends_open_element = || {
-            self.frontier
-                .as_ref()
-                .is_some_and(|open| open.typing_ends_block(&self.open, self.line_start))
-        };
-        // (A list's next item being typed makes the items before it
-        // final: the open text then holds the item being typed alone.)
+        let ends_open_element =
+            || frontier.is_some_and(|open| open.typing_ends_block(&self.open, self.line_start));
+        // (A list's next item, or a quote's paragraph after a blank line,
+        // being typed makes the children before it final: the open text
+        // then holds the child being typed alone.)
         let starts_child = || {
-            newline.is_none()
-                && line_was < DECIDED_BY
-                && self
-                    .frontier
-                    .as_ref()
+            line_was < DECIDED_BY
+                && frontier
                     .is_some_and(|open| open.typing_starts_child(&self.open, self.line_start))
         };
-        if newline.is_some() || early() || ends_open_element() || self.deferred {
-            self.commit(&mut patch);
+        if early() || ends_open_element() {
+            LineCommit::Blocks
         } else if starts_child() {
-            let end = self.open.len();
-            self.commit_inside(&mut patch, end, false);
-            if self.frontier.is_none() {
-                self.commit(&mut patch);
-            }
+            LineCommit::Children
+        } else {
+            LineCommit::Nothing
         }
-        self.handing(patch)
     }
 
     /// `patch`, as it is handed over: if it ends the tail, the host shows
@@ -743,7 +769,11 @@ impl Stream {
         // items before it are final: a push there may commit. Not in a
         // code block or a table, whose lines commit nothing before they
         // end.)
-        let decided = line_is_decided(&self.open[self.line_start..]);
+        let decided = line_is_decided(&self.open[self.line_start..])
+            || self
+                .frontier
+                .as_ref()
+                .is_some_and(|f| f.types_item_alone(&self.open));
         match &self.frontier {
             // (Code shows as typed: the tail's caches made no tail.)
             Some(frontier) if frontier.tail_opener().is_none() => Typing::Pushed,
@@ -751,6 +781,11 @@ impl Stream {
                 Typing::HeldRow
             }
             _ if !decided => Typing::Pushed,
+            // (A push of words may still commit what the last one did
+            // not: a cut that a raw element's batch made wait, say.)
+            _ if self.line_commit(self.open.len() - self.line_start) != LineCommit::Nothing => {
+                Typing::Pushed
+            }
             _ if self.tail.typing() == Typed::Words => {
                 let (depth, before) = change::typing_point(&self.shown_tail);
                 // (The tail's text ends where the open text does.)
@@ -2329,6 +2364,84 @@ mod tests {
             html.html()
         );
         assert_eq!(html.html(), render(&message, &Options::default()).html);
+    }
+
+    /// A paragraph of many lines, at the top level and in quotes (lazy
+    /// lines, hard breaks, spans, and lines that start blocks among them):
+    /// the tail shows what the whole rendering does at every step, and a
+    /// line going on with the paragraph renders that line's words, not
+    /// the paragraph again.
+    #[test]
+    fn cached_tail_goes_on_with_a_paragraph_line_by_line() {
+        let lines = [
+            "Revenue grew **a third** [1] in the quarter.",
+            "It held `steady` in EMEA and fell in APAC.",
+            "The *new* region rose",
+            "while the old one fell back.  ",
+            "After a hard break, words.\\",
+            "and after a backslash.",
+            "Then <cite id=\"c1\">a cite</cite> and more words.",
+        ];
+        let ends = [
+            "- an item\n",
+            "===\n",
+            "> > nested\n",
+            "**Bold** line.\n",
+            "\n",
+        ];
+        let mut messages = Vec::new();
+        for prefix in ["", "> ", ">"] {
+            let mut message = String::new();
+            for (i, end) in ends.iter().enumerate() {
+                for line in lines.iter().cycle().skip(i).take(9) {
+                    // (A lazy line now and then, in a quote.)
+                    let prefix = if line.starts_with("It") { "" } else { prefix };
+                    message.push_str(&format!("{prefix}{line}\n"));
+                }
+                message.push_str(&format!("{prefix}{end}"));
+            }
+            messages.push(message);
+        }
+        for message in &messages {
+            for chunk in [1, 2, 3, 4, 7, 64] {
+                assert_cached_tail_is_whole(message, chunk, &Options::default());
+            }
+        }
+        // The tail alone, word by word: nothing it renders is much longer
+        // than a line.
+        for prefix in ["", "> "] {
+            let stream = Stream::new(Options::default());
+            let context = stream.context();
+            let longest = Cell::new(0);
+            let render = |text: &str, after: Option<&IndexBuilder>| {
+                longest.set(longest.get().max(text.len()));
+                let written = context.render_open(text, after, None);
+                (written.html, written.index)
+            };
+            let mut tail = tail::Tail::default();
+            let mut open = String::new();
+            for line in lines[..4].iter().cycle().take(60) {
+                let line_start = open.len();
+                open.push_str(prefix);
+                for word in line.split_inclusive(' ') {
+                    open.push_str(word);
+                    let html = tail.render(&open, line_start, &render);
+                    let whole = context.render_open(&preview::preview(&open).text, None, None);
+                    assert_eq!(html, whole.html, "{open:?}");
+                }
+                open.push('\n');
+                tail.render(&open, open.len(), &render);
+                // (The first line is rendered whole, as any block's is.)
+                if line_start > 0 {
+                    assert!(
+                        longest.get() < 100,
+                        "{} bytes rendered at {open:?}",
+                        longest.get()
+                    );
+                }
+                longest.set(0);
+            }
+        }
     }
 
     #[test]

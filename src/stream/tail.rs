@@ -217,6 +217,49 @@ fn has_link_definition_mark(text: &str) -> bool {
     })
 }
 
+/// Whether words of `line`, the last line of `open`, may settle at all.
+/// Tables, footnotes and definitions in the open text, and raw HTML blocks
+/// change how a line renders in ways a word cannot show. (An HTML block
+/// runs to a blank line: a list after its opening line is in it.) Raw HTML
+/// anywhere in the block is balanced by the sanitizer at its end, wherever
+/// that is. (So do fences: the preview may see one open where the parser
+/// sees raw HTML; and pipes: the preview may hold a row of a table the
+/// parser does not see.)
+fn may_settle(open: &str, line: &str) -> bool {
+    let block = &open[last_block_start(open)..];
+    !(has_any_byte(line, b"\t\r")
+        || block.contains('|')
+        || reaches_across_lines_into(open)
+        || !tags_are_cites(block)
+        || has_html_line(&open[after_blank_line(open)..])
+        || may_open_html_across_blank_lines(open))
+}
+
+/// Whether the block of `open` up to `at` is settled: the preview, which
+/// edits the last block from its end and may reach back (hiding `[1` can
+/// bare a URL, which is held too; a `**` left open earlier in the block is
+/// closed at its end), leaves it as it is. (A cite tag left open on an
+/// earlier line of the block takes in what comes after it.)
+fn block_is_settled(open: &str, at: usize) -> bool {
+    let block = &open[last_block_start(&open[..at])..at];
+    cite_tags(block) == Some(0) && is_settled(block)
+}
+
+/// `line` without the spaces ending it.
+fn before_spaces(line: &str) -> &str {
+    line.trim_end_matches(' ')
+}
+
+/// The quote markers starting `line` (`> > `), each with one space at
+/// most: what a paragraph's next line repeats to go on with it.
+fn quote_markers(line: &str) -> &str {
+    let mut rest = line;
+    while let Some(quoted) = rest.strip_prefix('>') {
+        rest = quoted.strip_prefix(' ').unwrap_or(quoted);
+    }
+    &line[..line.len() - rest.len()]
+}
+
 /// [`Typed::HeldRow`] when `line`, a table's row held back until it ends,
 /// stays held whatever is typed on it: its start says it is no fence.
 fn row_stays_held(line: &str) -> Typed {
@@ -570,8 +613,8 @@ impl Tail {
     ///   see [`Typing::Words`]) only add themselves to it, before the end
     ///   tags closing it (but for spaces ending them, and words begun in
     ///   them that may start a URL, which the preview holds back). It ends
-    ///   in a word of a line's inline text, past the line's first word,
-    ///   and everything since the line's last settled word renders as
+    ///   in a word of a line's inline text, and everything since the
+    ///   line's last settled word (or the start of its content) renders as
     ///   itself. (Such words keep it so; they start no block and reach
     ///   back to nothing before them.)
     /// - [`Typed::HeldRow`]: text without a line break changes nothing:
@@ -597,7 +640,6 @@ impl Tail {
             Some(State::Inline(line)) => {
                 let pending = open.get(line.at..).unwrap_or_default();
                 let words = line.line_start == line_start
-                    && !line.at_content_start
                     && line.held.is_none()
                     && pending
                         .bytes()
@@ -638,7 +680,9 @@ impl Tail {
             Some(State::Inline(line)) if line.line_start == line_start && inline => {
                 self.inline(open, render)
             }
-            Some(State::Inline(_)) if inline => self.line_ended(open, line_start, render),
+            Some(State::Inline(_)) if inline => self
+                .line_ended(open, line_start, render)
+                .or_else(|| self.paragraph_goes_on(open, line_start, render)),
             Some(State::Code { .. }) => self.code(open),
             Some(State::Table(_)) => self.table(open, line_start, render),
             _ => None,
@@ -646,7 +690,12 @@ impl Tail {
         if let Some(html) = cached {
             return html;
         }
-        self.state = None;
+        // (A settled paragraph line is kept while the next line has shown
+        // quote markers at most: it may go on with the paragraph.)
+        let waiting = self.state.take().filter(|state| match state {
+            State::Inline(line) => line.may_go_on(open, line_start),
+            _ => false,
+        });
         if let Some(html) = inline
             .then(|| self.settle_inline(open, line_start, render))
             .flatten()
@@ -663,6 +712,9 @@ impl Tail {
             }
         };
         self.remember(open, line_start, &shown, &html, index);
+        if self.state.is_none() {
+            self.state = waiting;
+        }
         html
     }
 
@@ -895,22 +947,7 @@ impl Tail {
         }) {
             return None;
         }
-        // Tables, footnotes and definitions in the open text, and raw HTML
-        // blocks change how a line renders in ways a word cannot show. (An
-        // HTML block runs to a blank line: a list after its opening line is
-        // in it.)
-        // Raw HTML anywhere in the block is balanced by the sanitizer at
-        // its end, wherever that is. (So do fences: the preview may see
-        // one open where the parser sees raw HTML; and pipes: the preview
-        // may hold a row of a table the parser does not see.)
-        let block = &open[last_block_start(open)..];
-        if has_any_byte(line, b"\t\r")
-            || block.contains('|')
-            || reaches_across_lines_into(open)
-            || !tags_are_cites(block)
-            || has_html_line(&open[after_blank_line(open)..])
-            || may_open_html_across_blank_lines(open)
-        {
+        if !may_settle(open, line) {
             return None;
         }
         // Settled up to the line's last word boundary; else, when its
@@ -922,10 +959,7 @@ impl Tail {
         // the settled end must be left as it is.
         // (A cite tag left open on an earlier line of the block takes in
         // what comes after it.)
-        let block_is_settled = |at: usize| {
-            let block = &open[last_block_start(&open[..at])..at];
-            cite_tags(block) == Some(0) && is_settled(block)
-        };
+        let block_is_settled = |at: usize| block_is_settled(open, at);
         let by_words = word_boundary(line)
             .map(|boundary| line_start + boundary)
             .filter(|&at| line_is_settled(&open[line_start..at]) && block_is_settled(at));
@@ -987,6 +1021,77 @@ impl Tail {
         self.inline(open, render)
     }
 
+    /// On the line after a settled line of a paragraph, when it goes on
+    /// with the paragraph: after the same quote markers, a letter (which
+    /// starts no block, and no underline), as the settled line's text did.
+    /// The paragraph then shows as it did through the settled line's end,
+    /// a soft break, and the new line: so the new line is settled at the
+    /// start of its content with that head, rendering at most the settled
+    /// line's words since its settled point, not the paragraph again. (A
+    /// paragraph of many lines costs each line once, as a list of one-line
+    /// items costs each item once.)
+    fn paragraph_goes_on(
+        &mut self,
+        open: &str,
+        line_start: usize,
+        render: &Render<'_>,
+    ) -> Option<String> {
+        let Some(State::Inline(line)) = &mut self.state else {
+            return None;
+        };
+        let markers = line.next_line_markers(open, line_start)?;
+        let text = &open[line_start..];
+        let newline = line_start - 1;
+        if quote_markers(text) != markers
+            || !text[markers.len()..].starts_with(|c: char| c.is_ascii_alphabetic())
+            || !may_settle(open, text)
+        {
+            return None;
+        }
+        let at = line_start + markers.len();
+        if !block_is_settled(open, at) || preview(&open[..line_start]).text != open[..line_start] {
+            return None;
+        }
+        // (Spaces end the line's text: two or more make a hard break.)
+        let text_end = line.line_start + before_spaces(&open[line.line_start..newline]).len();
+        let break_html = match newline - text_end {
+            0 | 1 => "\n",
+            _ => "<br />\n",
+        };
+        let words = open.get(line.at..text_end).unwrap_or_default();
+        let inner = match renders_as_itself(words) {
+            true => words.to_owned(),
+            false => {
+                let piece = [STAND_IN, words].concat();
+                if !may_be_settled(words) || !is_settled(&piece) {
+                    return None;
+                }
+                let (html, index) = render(&piece, Some(&line.index));
+                let (inner, _) = stand_in_content(&html)?;
+                if !text_is_settled(inner) || inner.ends_with(' ') || !cites_paired(words, inner) {
+                    return None;
+                }
+                line.index.absorb_following(index);
+                inner.to_owned()
+            }
+        };
+        if line.at > text_end {
+            // (Settled past the text: the spaces typed go.)
+            line.head.truncate(line.head.len() - line.typed_spaces);
+        }
+        line.head.push_str(&inner);
+        line.head.push_str(break_html);
+        line.line_start = line_start;
+        line.at = at;
+        line.typed_spaces = 0;
+        line.at_content_start = true;
+        line.rendered_to = at;
+        line.typing = Typing::NotRendered;
+        line.last_piece = None;
+        line.held = None;
+        self.inline(open, render)
+    }
+
     /// Just after the newline that ends a settled line (and any blank lines
     /// after it) whose text since the settled point has nothing unfinished
     /// (the preview leaves it as it is): the block shows as that text would
@@ -1008,8 +1113,12 @@ impl Tail {
         // (What the line's text was checked against is the part of its
         // block on this line: the preview of the open text may now see a
         // block that starts further back, a list item's first line before
-        // the line going on with it, and an opener left there.)
-        if preview_block_start(open) < line.line_start {
+        // the line going on with it, and an opener left there. Not so a
+        // paragraph's line that a next line may go on with: its paragraph
+        // shows the same with the line ended.)
+        if preview_block_start(open) < line.line_start
+            && line.next_line_markers(open, line_start).is_none()
+        {
             return None;
         }
         let pending = open.get(line.at..newline)?;
@@ -1272,6 +1381,33 @@ fn table_rows(
 }
 
 impl SettledLine {
+    /// The quote markers a line starting at `line_start` repeats to go on
+    /// with this line's paragraph, if it is one, right after this line:
+    /// a line of its text, starting (after the markers) with a letter, as
+    /// the next must. (Not one ending in a backslash, a hard break that
+    /// the line's rendering alone would show as a backslash.)
+    fn next_line_markers<'o>(&self, open: &'o str, line_start: usize) -> Option<&'o str> {
+        let newline = line_start.checked_sub(1)?;
+        let line = open.get(self.line_start..newline)?;
+        let markers = quote_markers(line);
+        let goes_on = !self.heading
+            && self.closers.starts_with(PARAGRAPH_END)
+            && self.at <= newline
+            && !line.contains('\n')
+            && !before_spaces(line).ends_with('\\')
+            && line[markers.len()..].starts_with(|c: char| c.is_ascii_alphabetic());
+        goes_on.then_some(markers)
+    }
+
+    /// Whether the line starting at `line_start`, the last of `open`, may
+    /// yet go on with this line's paragraph: so far it has shown no more
+    /// than the quote markers it must repeat.
+    fn may_go_on(&self, open: &str, line_start: usize) -> bool {
+        let text = &open[line_start..];
+        self.next_line_markers(open, line_start)
+            .is_some_and(|markers| markers.starts_with(text))
+    }
+
     /// `piece` rendered, when it is the last piece rendered followed by
     /// text that renders as itself and begins with a space or punctuation
     /// (`x **a**` and `, `): that rendering with the text added. (After a

@@ -13,7 +13,10 @@
 //! one-line items; with `note`, the answer after an undefined `[note]`.
 //! With `shape:NAME`, the text is that shape of `benches/shapes.rs`
 //! (`shape:fenced-code`, …) at BYTES. MODE `bytes` prints the answer's length, `text` the answer,
-//! `names` the shapes' names.
+//! `names` the shapes' names. MODE `pieces` renders BYTES pieces of about
+//! 10 bytes each (`x **3**`, `x [1].`), as the tail renders the words since
+//! its settled point at a crossing: what one such rendering costs (with
+//! no sources, which a stream reads once, not per rendering).
 
 use std::hint::black_box;
 
@@ -34,7 +37,7 @@ use workload::{
 fn main() {
     let mut args = std::env::args().skip(1);
     let usage =
-        "usage: stream_cost one|push|changes|typed|frame|bytes|text|names BYTES CHUNK [list|note|shape:NAME]";
+        "usage: stream_cost one|push|changes|typed|frame|pieces|bytes|text|names BYTES CHUNK [list|note|shape:NAME]";
     let mode = args.next().expect(usage);
     let size: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
     let chunk: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
@@ -66,6 +69,17 @@ fn main() {
                 "{handed} bytes handed; {} of {pushes} pushes went to the stream",
                 host.crossings
             );
+        }
+        "pieces" => {
+            // (No sources: a stream resolves against sources it read once.)
+            let options = citemark::Options::default();
+            for piece in ["x **3\u{E000}**", "x [1].\u{E000}"]
+                .iter()
+                .cycle()
+                .take(size)
+            {
+                black_box(render(piece, &options));
+            }
         }
         "bytes" => println!("{}", text.len()),
         "text" => print!("{text}"),

@@ -29,11 +29,13 @@
 //!   the items so far, so that a line starting the next item renders alone
 //!   after them, and a long list costs each item once.
 //!
-//! A newline, or anything a state cannot vouch for, renders the open text
-//! whole and sets up a state again. Tests check push by push that the
-//! cached tail equals the whole render. What the states read off text and
-//! HTML (where words end, what is plain or settled, the parts of a
-//! rendering) is in `text`.
+//! A paragraph's next line that starts, after the same quote markers, with
+//! a letter goes on from the line before's settled HTML, a line break
+//! added (`paragraph_goes_on`). Any other newline, or anything a state
+//! cannot vouch for, renders the open text whole and sets up a state
+//! again. Tests check push by push that the cached tail equals the whole
+//! render. What the states read off text and HTML (where words end, what
+//! is plain or settled, the parts of a rendering) is in `text`.
 
 use pulldown_cmark_escape::escape_html_body_text;
 

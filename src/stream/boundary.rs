@@ -124,6 +124,11 @@ pub(super) fn is_blank(line: &str) -> bool {
         .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
 }
 
+/// Whether a line of `text` is blank.
+pub(super) fn has_blank_line(text: &str) -> bool {
+    text.split_inclusive('\n').any(is_blank)
+}
+
 /// How parsing up to a cut went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Reached {

@@ -17,7 +17,7 @@ use std::ops::Range;
 
 use pulldown_cmark::Event;
 
-use super::boundary::is_blank;
+use super::boundary::{has_blank_line, is_blank};
 use super::frontier::{without_blank_lines_at_end, Committed, Entered, Frontier};
 use super::provisional::StandIns;
 use super::FindLast;
@@ -710,11 +710,6 @@ fn render_children(context: &RenderContext<'_>, opener: &str, text: &str) -> Chi
         awaits: awaited.get().is_some(),
         definitions,
     }
-}
-
-/// Whether a line of `text` is blank.
-fn has_blank_line(text: &str) -> bool {
-    text.split_inclusive('\n').any(is_blank)
 }
 
 /// The [`shape`] of `text` after `opener` and, when `children_end`, given

@@ -2356,6 +2356,84 @@ mod tests {
         }
     }
 
+    /// An outline of one-line items, nested (a few kinds of marker, depths
+    /// and indentations, spans left open, lines that are no item among
+    /// them): the tail shows what the whole rendering does at every step,
+    /// and a line's item renders alone in its place, not the outline again.
+    #[test]
+    fn cached_tail_adds_outline_items_in_their_places() {
+        let lines = [
+            "- top item [1] **bold**",
+            "  - child *one*",
+            "  - child `two",
+            "    - grandchild **three**",
+            "    - grandchild four",
+            "      1. great-grandchild",
+            "      2. another",
+            "   - back to the children",
+            "  * another list",
+            "- next top",
+            "    - four spaces in",
+            "  1. ordered child",
+            "  3. numbered on",
+            "      2. goes on with the line",
+            "  - # heading child",
+            "  - [2] marker first",
+        ];
+        let mut message = String::from("Intro:\n\n");
+        for line in lines.iter().cycle().take(48) {
+            message.push_str(line);
+            message.push('\n');
+        }
+        message.push_str("\nAfter.\n");
+        for chunk in [1, 2, 3, 4, 7, 64] {
+            assert_cached_tail_is_whole(&message, chunk, &Options::default());
+        }
+        // The tail alone, word by word: once the outline has a line or
+        // two, nothing it renders is much longer than a line.
+        let stream = Stream::new(Options::default());
+        let context = stream.context();
+        let longest = Cell::new(0);
+        let render = |text: &str, after: Option<&IndexBuilder>| {
+            longest.set(longest.get().max(text.len()));
+            let written = context.render_open(text, after, None);
+            (written.html, written.index)
+        };
+        let mut tail = tail::Tail::default();
+        let mut open = String::new();
+        for (at, line) in lines[..8].iter().cycle().take(40).enumerate() {
+            let line_start = open.len();
+            // (The marker comes with the first word: alone, a marker in an
+            // item reads as its text's underline, a heading, rendered whole.)
+            let indent = line.len() - line.trim_start_matches(' ').len();
+            let after_marker = line[indent..]
+                .find(' ')
+                .map_or(line.len(), |i| indent + i + 1);
+            let first_end = line[after_marker..]
+                .find(' ')
+                .map_or(line.len(), |i| after_marker + i + 1);
+            let words = line[first_end..].split_inclusive(' ');
+            for word in std::iter::once(&line[..first_end]).chain(words) {
+                open.push_str(word);
+                let html = tail.render(&open, line_start, &render);
+                let whole = context.render_open(&preview::preview(&open).text, None, None);
+                assert_eq!(html, whole.html, "{open:?}");
+            }
+            open.push('\n');
+            tail.render(&open, open.len(), &render);
+            // (The outline's first lines are rendered whole, as any block's
+            // are.)
+            if at > 1 {
+                assert!(
+                    longest.get() < 60,
+                    "{} bytes rendered at {open:?}",
+                    longest.get()
+                );
+            }
+            longest.set(0);
+        }
+    }
+
     #[test]
     fn blocks_awaiting_a_definition_commit_and_a_late_one_rewinds_once() {
         let mut message = String::from("Intro.\n\nSee [note] first.\n\n");

@@ -113,7 +113,7 @@ pub(super) fn preview(open: &str) -> Preview<'_> {
 }
 
 /// Where the preview's last block starts: at the last line when the line
-/// before is a one-line list item (inline syntax never spans two items, so
+/// before is a one-line list item, nested or not (inline syntax never spans two items, so
 /// a long list is looked at one item at a time), else where the last
 /// block starts. (Only the lines before the last decide: what the preview
 /// does must not change while a line is typed.)
@@ -122,10 +122,14 @@ pub(super) fn preview_block_start(text: &str) -> usize {
 }
 
 /// Where the last block starts: after the last blank line, or at the last
-/// line when it starts the next item of a list of one-line items.
+/// line when it starts an item of a list of one-line items, nested or not,
+/// after one (marked alike, and not so indented that it goes on with it).
 pub(super) fn last_block_start(text: &str) -> usize {
     if let Some(after) = after_list_item(text).filter(|after| {
-        item_marker(&text[after.line_start..]).is_some_and(|(mark, _)| mark == after.mark)
+        let line = &text[after.line_start..];
+        let indent = line.bytes().take_while(|&b| b == b' ').count();
+        indent <= after.content + 3
+            && item_marker(&line[indent..]).is_some_and(|(mark, _)| mark == after.mark)
     }) {
         return after.line_start;
     }
@@ -215,22 +219,27 @@ pub(super) fn one_line_item(line: &str) -> Option<ItemMark> {
 pub(super) struct AfterListItem {
     /// Where the last line starts.
     pub(super) line_start: usize,
-    /// Where the item's line starts.
-    pub(super) item_start: usize,
     pub(super) mark: ItemMark,
+    /// Where the item's content starts: a line indented more than three
+    /// spaces past it goes on with its text.
+    content: usize,
 }
 
 /// Whether the line before the last line of `text` is a one-line list
-/// item at the margin.
+/// item, at the margin or indented (in an outline, `  - b`).
 pub(super) fn after_list_item(text: &str) -> Option<AfterListItem> {
     let line_start = text.find_last(b'\n')? + 1;
     let item_end = line_start - 1;
     let item_start = text[..item_end].find_last(b'\n').map_or(0, |i| i + 1);
-    let mark = one_line_item(&text[item_start..item_end])?;
+    let line = &text[item_start..item_end];
+    let indent = line.bytes().take_while(|&b| b == b' ').count();
+    let mark = one_line_item(&line[indent..])?;
+    let (_, rest) = item_marker(&line[indent..])?;
+    let content = line.len() - rest.trim_start_matches(' ').len();
     Some(AfterListItem {
         line_start,
-        item_start,
         mark,
+        content,
     })
 }
 

@@ -25,9 +25,10 @@
 //!   tail stays the same until its line ends.
 //! - [`State::Table`]: in a table shown as typed, a row that has ended is
 //!   rendered alone and added, so a long table costs each row once.
-//! - Beside the states, a [`ListHead`]: in a tight list of one-line items,
-//!   the items so far, so that a line starting the next item renders alone
-//!   after them, and a long list costs each item once.
+//! - Beside the states, a [`ListHead`]: in a tight outline of one-line
+//!   items, nested or not, the items so far, so that a line starting an
+//!   item renders alone and goes in where its indentation puts it
+//!   (`outline`), and a long outline costs each line once.
 //!
 //! A paragraph's next line that starts, after the same quote markers, with
 //! a letter goes on from the line before's settled HTML, a line break
@@ -39,16 +40,18 @@
 
 use pulldown_cmark_escape::escape_html_body_text;
 
+mod outline;
 mod text;
 
+use super::boundary::has_blank_line;
 use super::preview::{
-    after_blank_line, after_list_item, destinations_closed, has_label_end, is_delimiter_row,
-    item_marker, last_block_start, one_line_item, open_destination, preview, preview_block_start,
-    stand_in_header, ItemMark, Preview, RowHold,
+    after_blank_line, destinations_closed, has_label_end, is_delimiter_row, last_block_start,
+    open_destination, preview, preview_block_start, stand_in_header, ItemMark, Preview, RowHold,
 };
 use super::{has_any_byte, has_fence_run, reaches_back, FindLast};
 use crate::cite::index::IndexBuilder;
 use crate::cite::marker::FILE_SEARCH_OPEN;
+use outline::{Item, Place};
 use text::{
     byte_classes, cite_tags, cites_paired, classes_render_as_itself, closes_before_opening,
     has_html_line, has_url_like_word, inline_content_start, innermost_block, is_plain, is_settled,
@@ -120,8 +123,11 @@ pub(super) struct Tail {
     /// While the preview shows the same (a row or a tag held back), so
     /// does the tail.
     last_whole: Option<Rendering>,
-    /// A list's items before the line being typed, kept while it grows.
+    /// An outline's items before the line being typed, kept while it grows.
     list: Option<ListHead>,
+    /// The line at whose start no [`ListHead`] could be made after
+    /// rendering (a loose list): not tried again while it is typed.
+    no_list_at: Option<usize>,
     /// The buffer of a tail the host is done with: the next tail goes in it.
     spare: String,
     /// What typing does to the last tail: see [`Tail::typing`].
@@ -143,16 +149,19 @@ pub(super) enum Typed {
     HeldRow,
 }
 
-/// The HTML of the open text before a list item's line: the list's items
-/// so far, its closing tag left off. A line that starts the list's next
-/// item renders alone (as a list of one) and goes after it: in a tight
-/// list, a one-line item renders the same alone and in the list, so a
-/// long list costs each item once, not the whole list at each line.
+/// The HTML of the open text before a line that starts an outline's item
+/// (see `outline`): the outline's items so far, with the end tags of the
+/// items and lists open at its end. The line renders alone (as a list of
+/// one) and goes in where its place is: an outline, nested or not, costs
+/// each line once, not the whole outline at each line.
 #[derive(Debug, Clone)]
 struct ListHead {
     /// Where the line after the items starts.
     item_start: usize,
-    head: String,
+    /// The HTML of the text before that line.
+    html: String,
+    /// The outline's items open at its end, outermost first.
+    open: Vec<Item>,
     /// The citation state after the items.
     index: IndexBuilder,
 }
@@ -294,9 +303,84 @@ fn next_item_is_tight(text: &str, mark: ItemMark, render: &Render<'_>) -> bool {
 }
 
 impl ListHead {
-    /// The list's items, then `html`, more of the list rendered alone.
-    fn followed_by(&self, html: &str, mark: ItemMark) -> Option<String> {
-        Some(tail_string(&[&self.head, after_list_opening(html, mark)?]))
+    /// The outline's HTML with `line` (as it renders, without its line
+    /// break) in its place, rendered alone (as a list of one); with the
+    /// citation state after it.
+    fn followed_by(&self, line: &str, render: &Render<'_>) -> Option<(String, IndexBuilder)> {
+        let item = outline::item_of(line)?;
+        let place = outline::place(&self.open, &item)?;
+        let (html, index) = render(&line[item.marker..], Some(&self.index));
+        Some((self.with(item, place, &html)?, index))
+    }
+
+    /// The outline's HTML with `html`, an `item` rendered alone, at `place`.
+    fn with(&self, item: Item, place: Place, html: &str) -> Option<String> {
+        let mark = item.mark;
+        let after_opening = after_list_opening(html, mark)?;
+        let piece = match place {
+            Place::Next(_) => after_opening.strip_suffix(mark.list_tags().1)?,
+            Place::Inside => html,
+        };
+        let (at, glue) = outline::cut(&self.html, &self.open, place)?;
+        Some(tail_string(&[
+            &self.html[..at],
+            glue,
+            piece,
+            &self.html[at..],
+        ]))
+    }
+
+    /// The HTML of an outline ending with the text before `line_start` in
+    /// `open`, rendered whole: the outline's lists must be tight, which
+    /// they are when no line is blank; a list alone, when its HTML shows
+    /// it tight.
+    fn of(open: &str, line_start: usize, render: &Render<'_>) -> Option<ListHead> {
+        let before = &open[..line_start];
+        let (start, items) = outline::open_items(before)?;
+        let (html, index) = render(before, None);
+        let body = html.strip_suffix(outline::all_ends(&items).as_str())?;
+        // (In more lists than the outline holds, or after an item that is
+        // no text, the HTML would end in more end tags.)
+        if body.ends_with('\n') {
+            return None;
+        }
+        if has_blank_line(before) {
+            // (A loose list wraps its items in paragraphs, which one
+            // rendered alone would not have; a blank line before makes a
+            // list loose even where its items so far, empty task items
+            // say, show no paragraph to tell.)
+            let [item] = items[..] else {
+                return None;
+            };
+            let last_item = &body[body.rfind("<li>")?..];
+            if last_item.starts_with("<li>\n")
+                || after_blank_line(&open[..start]) > 0
+                    && !next_item_is_tight(before, item.mark, render)
+            {
+                return None;
+            }
+        }
+        Some(ListHead {
+            item_start: line_start,
+            html,
+            open: items,
+            index,
+        })
+    }
+
+    /// The head before `line_start`, after this one's line and those up to
+    /// it, all complete, each rendered alone and put in its place.
+    fn extended(mut self, open: &str, line_start: usize, render: &Render<'_>) -> Option<ListHead> {
+        for line in open.get(self.item_start..line_start)?.split_inclusive('\n') {
+            let item = outline::item_of(line.strip_suffix('\n')?).filter(|item| item.plain)?;
+            let place = outline::place(&self.open, &item)?;
+            let (html, index) = render(&line[item.marker..], Some(&self.index));
+            self.html = self.with(item, place, &html)?;
+            outline::add(&mut self.open, place, item);
+            self.index.absorb_following(index);
+        }
+        self.item_start = line_start;
+        Some(self)
     }
 }
 
@@ -854,8 +938,8 @@ impl Tail {
     }
 
     /// The tail as shown (`shown` being the preview of `open`) when its last
-    /// line starts a list's next item: the list's items so far, then the
-    /// line rendered alone.
+    /// line starts an outline's next item: the outline so far, the line
+    /// rendered alone in its place.
     fn list_tail(
         &mut self,
         open: &str,
@@ -863,76 +947,56 @@ impl Tail {
         shown: &str,
         render: &Render<'_>,
     ) -> Option<(String, IndexBuilder)> {
-        let (list, mark) = self.list_head(open, line_start, render)?;
-        // (The preview edits the last line only, after a list item.)
-        let line = shown.strip_prefix(&open[..line_start])?;
-        if line.is_empty() {
-            let (_, closing) = mark.list_tags();
-            return Some((tail_string(&[&list.head, closing]), list.index.clone()));
+        let list = self.list_head(open, line_start, render)?;
+        // (The preview edits the last line only, after a list item. Spaces
+        // alone are a blank line, which ends no list.)
+        let shown_line = shown.strip_prefix(&open[..line_start])?;
+        if shown_line.bytes().all(|b| b == b' ') {
+            return Some((tail_string(&[&list.html]), list.index.clone()));
         }
-        let (html, index) = render(line, Some(&list.index));
-        Some((list.followed_by(&html, mark)?, index))
+        list.followed_by(shown_line, render)
     }
 
     /// The [`ListHead`] before the line starting at `line_start`, when the
-    /// line starts an item of the list whose one-line item the line before
-    /// is: the one kept for the line before with that line added, or made
-    /// by rendering the text before the line whole (once per list).
+    /// line starts an item of the outline that the lines before end with,
+    /// and where it goes: the one kept for the line before with the lines
+    /// since added, or made by rendering the text before the line whole
+    /// (once per outline).
     fn list_head(
         &mut self,
         open: &str,
         line_start: usize,
         render: &Render<'_>,
-    ) -> Option<(&ListHead, ItemMark)> {
-        let after = after_list_item(open).filter(|after| after.line_start == line_start)?;
-        // (An HTML block takes in the lines after it, item-like or not.)
-        if reaches_across_lines(open) || has_html_line(open) {
-            return None;
-        }
-        let (item_start, before_start, mark) = (after.line_start, after.item_start, after.mark);
-        // (The line must start the list's next item.)
-        if item_marker(&open[item_start..])?.0 != mark {
+    ) -> Option<&ListHead> {
+        // (The line, as far as it is typed, must be able to start an item:
+        // else the head would be made for nothing. An HTML block takes in
+        // the lines after it, item-like or not.)
+        if line_start == 0
+            || !outline::may_start_item(&open[line_start..])
+            || reaches_across_lines(open)
+            || has_html_line(open)
+        {
             return None;
         }
         let list = match self.list.take() {
-            Some(list) if list.item_start == item_start => list,
-            // (After one line or a few, when the tail was not asked for at
-            // every line: all of them one-line items of the list.)
-            Some(mut list)
-                if list.item_start <= before_start
-                    && open[list.item_start..before_start]
-                        .split_terminator('\n')
-                        .all(|line| one_line_item(line) == Some(mark)) =>
-            {
-                let (html, index) = render(&open[list.item_start..item_start], Some(&list.index));
-                let (_, closing) = mark.list_tags();
-                list.head
-                    .push_str(after_list_opening(&html, mark)?.strip_suffix(closing)?);
-                list.index.absorb_following(index);
-                list.item_start = item_start;
-                list
-            }
-            _ => {
-                let (html, index) = render(&open[..item_start], None);
-                let head = html.strip_suffix(mark.list_tags().1)?;
-                // (A loose list wraps its items in paragraphs, which one
-                // rendered alone would not have.)
-                let last_item = &head[head.rfind("<li>")?..];
-                if last_item.starts_with("<li>\n")
-                    || !last_item.ends_with("</li>\n")
-                    || after_blank_line(&open[..item_start]) > 0
-                        && !next_item_is_tight(&open[..item_start], mark, render)
-                {
+            Some(list) if list.item_start == line_start => Some(list),
+            // (After a line or a few, when the tail was not asked for at
+            // every line.)
+            Some(list) if list.item_start < line_start => list.extended(open, line_start, render),
+            _ => None,
+        };
+        let list = match list {
+            Some(list) => list,
+            None if self.no_list_at == Some(line_start) => return None,
+            None => match ListHead::of(open, line_start, render) {
+                Some(list) => list,
+                None => {
+                    self.no_list_at = Some(line_start);
                     return None;
                 }
-                ListHead {
-                    item_start,
-                    head: head.to_owned(),
-                    index,
-                }
-            }
+            },
         };
-        Some((self.list.insert(list), mark))
+        Some(self.list.insert(list))
     }
 
     /// Sets up [`State::Inline`] at the last word boundary of the last
@@ -975,11 +1039,9 @@ impl Tail {
         let settled = &open[..at];
         let (html, index) = self
             .list_head(open, line_start, render)
-            .and_then(|(list, mark)| {
-                // The item so far, as a list of one after the list's items.
-                let item = [&open[line_start..at], stand_in].concat();
-                let (html, index) = render(&item, Some(&list.index));
-                Some((list.followed_by(&html, mark)?, index))
+            .and_then(|list| {
+                // The item so far, as a list of one in its place.
+                list.followed_by(&[&open[line_start..at], stand_in].concat(), render)
             })
             .unwrap_or_else(|| render(&[settled, stand_in].concat(), None));
         let split = split_closers(&html).and_then(|(head, closers, heading)| {

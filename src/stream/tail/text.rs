@@ -172,23 +172,27 @@ pub(super) fn cites_paired(text: &str, html: &str) -> bool {
 /// Whether a line of `text` starts with `<`: it may open an HTML block,
 /// which hides the fences inside it from the parser but not the preview.
 pub(super) fn has_html_line(text: &str) -> bool {
-    text.split('\n')
-        .any(|line| line.trim_start_matches(' ').starts_with('<'))
+    // (Most text holds no `<` at all: one vectorized search says so.)
+    has_byte(text, b'<')
+        && text
+            .split('\n')
+            .any(|line| line.trim_start_matches(' ').starts_with('<'))
 }
 
 /// Whether a line of `text` may start an HTML block that blank lines do
 /// not end: a comment, `<?`, `<!X`, CDATA, or `<script>`, `<pre>`,
 /// `<style>`, `<textarea>` (CommonMark's kinds 1 to 5).
 pub(super) fn may_open_html_across_blank_lines(text: &str) -> bool {
-    text.split('\n').any(|line| {
-        let line = line.trim_start_matches(' ');
-        line.starts_with("<!")
-            || line.starts_with("<?")
-            || ["script", "pre", "style", "textarea"].iter().any(|tag| {
-                line.get(1..1 + tag.len())
-                    .is_some_and(|name| line.starts_with('<') && name.eq_ignore_ascii_case(tag))
-            })
-    })
+    has_byte(text, b'<')
+        && text.split('\n').any(|line| {
+            let line = line.trim_start_matches(' ');
+            line.starts_with("<!")
+                || line.starts_with("<?")
+                || ["script", "pre", "style", "textarea"].iter().any(|tag| {
+                    line.get(1..1 + tag.len())
+                        .is_some_and(|name| line.starts_with('<') && name.eq_ignore_ascii_case(tag))
+                })
+        })
 }
 
 /// What a byte is to the tail's checks (see [`byte_classes`]).

@@ -47,6 +47,32 @@ fn samples_stream_to_their_one_shot_render() {
     }
 }
 
+/// A reference nothing defines, then a `<details>` that opens after the
+/// mark, then a block holding `]:` that defines nothing it names (or
+/// something else): the rewind puts the text back to be committed again,
+/// which reads the same `]:` again. It once did so for ever (a push never
+/// returned, found by the words property test at 300,000 cases); a text
+/// put back calls for no second rewind.
+#[test]
+fn a_rewind_that_changes_nothing_is_not_repeated() {
+    for message in [
+        "1. [a]\n<details>\n\n>]:\n\n=\n",
+        "1. [a]\n<details>\n\n>[b]: /u\n\n=\n",
+        "- [a]\n<details>\n\n> [b]: /u\n\nz\n",
+        "1. [a]\n<details>\n\n>[a]: /u\n\n=\n",
+        "1. [1]_40Zj www.```\n, > 4KkeFY, # 5J1gHgj[^1]  s  \nGo[1]&amp;<details>\n\n- [a]\n , Usc \
+         cS7SN9, [a]`&amp;\n\n<details>\n\n> dG4g[1][a]: /a\n\n\n\thqpSOu[a][a] |<details>\n\n===\n \
+         www\n\nN ===\n1. 4Y**, ",
+    ] {
+        let whole = render(message, &Options::default());
+        for size in [1, 3, 4, 1000] {
+            let (html, citations) = stream(message, &chunked(message.len(), size), &Options::default());
+            assert_eq!(html, whole.html, "{message:?} at {size}-byte chunks");
+            assert_eq!(citations, whole.citations.occurrences, "{message:?}");
+        }
+    }
+}
+
 /// Blocks are committed as the message goes, not all at `finish`: in
 /// every sample that has more than a couple of blocks, most of the HTML
 /// is appended before the end.

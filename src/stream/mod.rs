@@ -309,6 +309,11 @@ pub struct Stream {
     /// A commit that may change later waits for the next patch, which can
     /// mark the place before it (see [`SinceMark::text`]).
     deferred: bool,
+    /// Where the text last put back to be committed again ends (in the
+    /// message): its definitions were in it when it was committed again,
+    /// so they call for no rewind a second time (else text whose
+    /// reference they do not define would be put back for ever).
+    reopened_to: usize,
     /// The code block whose element is open, when one is: the open text
     /// is what is still to come of it.
     frontier: Option<Frontier>,
@@ -412,6 +417,7 @@ impl Stream {
             tail: tail::Tail::default(),
             since_mark: SinceMark::default(),
             deferred: false,
+            reopened_to: 0,
             frontier: None,
             no_fence_before: 0,
             raw_element: None,
@@ -1162,7 +1168,9 @@ impl Stream {
         if frontier.may_await() {
             // (Code holds no references, definitions or footnotes.)
             let taken = &self.open[..committed.taken];
-            self.since_mark.rewind |= taken.contains("]:") && self.since_mark.awaiting;
+            self.since_mark.rewind |= taken.contains("]:")
+                && self.since_mark.awaiting
+                && self.committed + committed.taken > self.reopened_to;
             self.since_mark.awaiting |= committed.awaits;
         }
         patch.push_html(&committed.html);
@@ -1307,7 +1315,8 @@ impl Stream {
             self.deferred = true;
             return false;
         }
-        self.since_mark.rewind |= defines && self.since_mark.awaiting;
+        self.since_mark.rewind |=
+            defines && self.since_mark.awaiting && self.committed + cut > self.reopened_to;
         self.since_mark.awaiting |= awaits;
         self.since_mark.footnotes |= footnotes_wait;
         self.push_written(written, patch);
@@ -1432,6 +1441,7 @@ impl Stream {
     /// Puts `since`, withdrawn, back before the open text, to be committed
     /// again.
     fn reopen(&mut self, since: &str) {
+        self.reopened_to = self.reopened_to.max(self.committed + since.len());
         self.open.insert_str(0, since);
         self.line_start += since.len();
         self.refused_cut = None;

@@ -13,9 +13,11 @@
 // Per shape and size: the final HTML's length, characters handed to the host
 // (appends plus the change's HTML, or the whole tail) over it, the stream's
 // time over one `render` of the text (medians of RUNS interleaved runs; the
-// render timed in batches of at least 50 ms, each after a full garbage
-// collection when run with --expose-gc), and whether the appends equal the
-// render (checked on an untimed run).
+// render timed in batches of at least 50 ms), and whether the appends equal
+// the render (checked on an untimed run). Timed twice: in a steady state, and
+// (`changes` only, with --expose-gc) each run just after a full garbage
+// collection, which costs the streams far more than the render
+// (docs/performance.md, "Node: a full collection before each run").
 //
 // Environment: SHAPES (default: all), SIZES (KiB, default 16,256), RUNS
 // (default 5), STREAM_COST (the example's path).
@@ -99,8 +101,8 @@ function oneShot(text) {
 }
 
 const MODES = ["changes", "tails"];
-/** A full garbage collection, when Node runs with --expose-gc (as make bench-node-shapes does). */
-const collect = () => globalThis.gc?.();
+/** A full garbage collection (Node runs with --expose-gc, as make bench-node-shapes does). */
+const collect = () => globalThis.gc();
 // Warm-up: both paths, so the JIT and the wasm tiers are hot before timing.
 {
   const text = shape("short-paragraphs", 16 * 1024);
@@ -121,16 +123,30 @@ for (const name of SHAPES) {
       row.same[mode] = host.html === html;
       row.ms[mode] = [];
     }
+    // Steady state, as in a page that has been streaming: no collection
+    // forced, the render and the streams interleaved.
     for (let r = 0; r < RUNS; r++) {
-      // (The render's batch starts with no garbage of the streams before to
-      // collect. Not the streams': a collection before each shrinks the heap,
-      // which they then pay to grow again.)
-      collect();
       row.once.push(oneShot(text));
       for (const mode of MODES) {
         const start = now();
         stream(mode, chunks);
         row.ms[mode].push(ms(start, now()));
+      }
+    }
+    // Then each run just after a full collection (with --expose-gc), as at a
+    // page's first message: V8 drops type feedback and optimized code in it
+    // (--trace-deopt: "Insufficient type feedback"), which the next few
+    // streams pay to rebuild; the render, one long call, pays it once.
+    if (globalThis.gc) {
+      row.onceGc = [];
+      row.msGc = [];
+      for (let r = 0; r < RUNS; r++) {
+        collect();
+        row.onceGc.push(oneShot(text));
+        collect();
+        const start = now();
+        stream("changes", chunks);
+        row.msGc.push(ms(start, now()));
       }
     }
     rows.push(row);
@@ -144,12 +160,15 @@ console.log(
   `\nNode ${process.version}, ${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} cores), ${new Date().toISOString().slice(0, 10)}; ` +
     `${CHUNK}-character chunks, medians of ${RUNS} interleaved runs\n`,
 );
-console.log("| shape | size | final HTML | one-shot ms | handed ÷ HTML (changes) | stream ÷ one-shot (changes) | handed ÷ HTML (tails) | stream ÷ one-shot (tails) | stream = render |");
-console.log("|:--|--:|--:|--:|--:|--:|--:|--:|:--|");
+console.log(
+  "| shape | size | final HTML | one-shot ms | handed ÷ HTML (changes) | stream ÷ one-shot (changes) | the same, each after a full GC | handed ÷ HTML (tails) | stream ÷ one-shot (tails) | stream = render |",
+);
+console.log("|:--|--:|--:|--:|--:|--:|--:|--:|--:|:--|");
 for (const row of rows) {
   const same = MODES.every((mode) => row.same[mode]) ? "yes" : `NO (${MODES.filter((m) => !row.same[m]).join(", ")})`;
   console.log(
     `| ${row.name} | ${row.kib} KiB | ${fmt(row.html, 0)} B | ${fmt(median(row.once), 2)} | ${fmt(row.handed.changes)}x | ${fmt(ratio(row, "changes"))}x | ` +
+      `${row.msGc ? `${fmt(median(row.msGc) / median(row.onceGc))}x` : "–"} | ` +
       `${fmt(row.handed.tails)}x | ${fmt(ratio(row, "tails"))}x | ${same} |`,
   );
 }

@@ -2400,21 +2400,10 @@ mod tests {
             assert_cached_tail_is_whole(&message, chunk, &Options::default());
         }
         // The tail alone, word by word: once the outline has a line or
-        // two, nothing it renders is much longer than a line.
-        let stream = Stream::new(Options::default());
-        let context = stream.context();
-        let longest = Cell::new(0);
-        let render = |text: &str, after: Option<&IndexBuilder>| {
-            longest.set(longest.get().max(text.len()));
-            let written = context.render_open(text, after, None);
-            (written.html, written.index)
-        };
-        let mut tail = tail::Tail::default();
-        let mut open = String::new();
-        for (at, line) in lines[..8].iter().cycle().take(40).enumerate() {
-            let line_start = open.len();
-            // (The marker comes with the first word: alone, a marker in an
-            // item reads as its text's underline, a heading, rendered whole.)
+        // two, nothing it renders is much longer than a line. (The marker
+        // comes with the first word: alone, a marker in an item reads as
+        // its text's underline, a heading, rendered whole.)
+        let typed = lines[..8].iter().cycle().take(40).map(|line| {
             let indent = line.len() - line.trim_start_matches(' ').len();
             let after_marker = line[indent..]
                 .find(' ')
@@ -2423,25 +2412,12 @@ mod tests {
                 .find(' ')
                 .map_or(line.len(), |i| after_marker + i + 1);
             let words = line[first_end..].split_inclusive(' ');
-            for word in std::iter::once(&line[..first_end]).chain(words) {
-                open.push_str(word);
-                let html = tail.render(&open, line_start, &render);
-                let whole = context.render_open(&preview::preview(&open).text, None, None);
-                assert_eq!(html, whole.html, "{open:?}");
-            }
-            open.push('\n');
-            tail.render(&open, open.len(), &render);
-            // (The outline's first lines are rendered whole, as any block's
-            // are.)
-            if at > 1 {
-                assert!(
-                    longest.get() < 60,
-                    "{} bytes rendered at {open:?}",
-                    longest.get()
-                );
-            }
-            longest.set(0);
-        }
+            (
+                "",
+                std::iter::once(&line[..first_end]).chain(words).collect(),
+            )
+        });
+        assert_tail_types_lines_alone(typed, 2, 60);
     }
 
     #[test]
@@ -2532,37 +2508,54 @@ mod tests {
         // The tail alone, word by word: nothing it renders is much longer
         // than a line.
         for prefix in ["", "> "] {
-            let stream = Stream::new(Options::default());
-            let context = stream.context();
-            let longest = Cell::new(0);
-            let render = |text: &str, after: Option<&IndexBuilder>| {
-                longest.set(longest.get().max(text.len()));
-                let written = context.render_open(text, after, None);
-                (written.html, written.index)
-            };
-            let mut tail = tail::Tail::default();
-            let mut open = String::new();
-            for line in lines[..4].iter().cycle().take(60) {
-                let line_start = open.len();
-                open.push_str(prefix);
-                for word in line.split_inclusive(' ') {
-                    open.push_str(word);
-                    let html = tail.render(&open, line_start, &render);
-                    let whole = context.render_open(&preview::preview(&open).text, None, None);
-                    assert_eq!(html, whole.html, "{open:?}");
-                }
-                open.push('\n');
-                tail.render(&open, open.len(), &render);
-                // (The first line is rendered whole, as any block's is.)
-                if line_start > 0 {
-                    assert!(
-                        longest.get() < 100,
-                        "{} bytes rendered at {open:?}",
-                        longest.get()
-                    );
-                }
-                longest.set(0);
+            let typed = lines[..4].iter().cycle().take(60);
+            assert_tail_types_lines_alone(
+                typed.map(|line| (prefix, line.split_inclusive(' ').collect())),
+                1,
+                100,
+            );
+        }
+    }
+
+    /// Types `lines` into a tail alone, each line's `lead` (not rendered
+    /// alone) then its pieces, then a line break: after every piece the
+    /// tail equals the whole rendering of the preview; after the first
+    /// `whole_lines` lines (rendered whole, as any block's first are),
+    /// nothing rendered for a line reaches `bound` bytes.
+    fn assert_tail_types_lines_alone<'l>(
+        lines: impl Iterator<Item = (&'l str, Vec<&'l str>)>,
+        whole_lines: usize,
+        bound: usize,
+    ) {
+        let stream = Stream::new(Options::default());
+        let context = stream.context();
+        let longest = Cell::new(0);
+        let render = |text: &str, after: Option<&IndexBuilder>| {
+            longest.set(longest.get().max(text.len()));
+            let written = context.render_open(text, after, None);
+            (written.html, written.index)
+        };
+        let mut tail = tail::Tail::default();
+        let mut open = String::new();
+        for (at, (lead, pieces)) in lines.enumerate() {
+            let line_start = open.len();
+            open.push_str(lead);
+            for piece in pieces {
+                open.push_str(piece);
+                let html = tail.render(&open, line_start, &render);
+                let whole = context.render_open(&preview::preview(&open).text, None, None);
+                assert_eq!(html, whole.html, "{open:?}");
             }
+            open.push('\n');
+            tail.render(&open, open.len(), &render);
+            if at >= whole_lines {
+                assert!(
+                    longest.get() < bound,
+                    "{} bytes rendered at {open:?}",
+                    longest.get()
+                );
+            }
+            longest.set(0);
         }
     }
 

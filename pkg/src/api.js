@@ -111,10 +111,13 @@ const WORDS = 2;
 const HELD_ROW = 3;
 /** What a settled code line's tail does not show as typed (and UTF-16 halves, which wasm would replace): read one by one. */
 const NOT_VERBATIM = /[\n\r\0\t\ud800-\udfff]/;
-/** What a paragraph's line being typed takes as typed: ASCII letters, digits, spaces, commas. */
-const WORD_TEXT = /^[A-Za-z0-9 ,]*$/;
-/** A word that may start a URL (`h`, `htt`, `https`, `www`; not after a comma): the tail holds it back. */
-const URL_START = /^(?:h(?:t(?:t(?:ps?)?)?)?|w{1,3})$/;
+/**
+ * What a paragraph's line being typed takes as typed (`Typing::Words`): ASCII letters, digits,
+ * spaces, `,` `;` `:` `?` `'` `"` `-`, and `.` after a letter or digit but `w` (`www.` starts a link).
+ */
+const WORD_TEXT = /^(?:[A-Za-z0-9 ,;:?'"-]|[A-VX-Za-vx-z0-9]\.)*$/;
+/** A word that may start a URL (`h`, `htt`, `https`, `https:`, `www`; not after punctuation): the tail holds it back. */
+const URL_START = /^(?:h(?:t(?:t(?:ps?:?)?)?)?|w{1,3})$/;
 // Where a code line being typed stands (`CodeLine`): past where it could
 // close its block; spaces only, held back; spaces then the fence's
 // character only, held back, as it may close the block.

@@ -715,9 +715,10 @@ impl Stream {
     ///   still close the block (spaces, then the fence's character only),
     ///   held back until it cannot.
     /// - [`Typing::Words`] on a paragraph's line (in a list or quote too)
-    ///   in the middle of a plain word: ASCII letters, digits, spaces and
-    ///   commas show as themselves, but for spaces ending them and words
-    ///   begun in them that may start a URL.
+    ///   in the middle of a plain word: ASCII letters, digits, spaces,
+    ///   `,` `;` `:` `?` `'` `"` `-`, and `.` after a letter or digit but `w`,
+    ///   show as themselves, but for spaces ending them and words begun in
+    ///   them that may start a URL.
     /// - [`Typing::HeldRow`] on a table's row: text without a line break
     ///   or CR changes nothing (the row shows once its line ends).
     ///
@@ -2124,6 +2125,16 @@ mod tests {
         for m in ["r [x", "r\u{3000}[X", "see [x]", "see [xy"] {
             assert_cached_tail_is_whole(m, 1, &Options::default());
         }
+    }
+
+    #[test]
+    fn spaces_before_a_crlf_end_the_line_that_goes_on() {
+        // (The open text keeps CRLF as typed: the spaces before it, not the
+        // CR, end the line's text; two of them are a hard break.)
+        assert_cached_tails_are_whole(
+            &["a- \r\na", "a \r\nb c", "a  \r\nb", "> a \r\n> b"],
+            &[1, 2, 3],
+        );
     }
 
     #[test]

@@ -89,7 +89,7 @@ pub(super) fn preview(open: &str) -> Preview<'_> {
         // (Up to eight times; what is left goes in the second round.)
         let mut hiding = true;
         for _ in 0..8 {
-            if !hide_unfinished_end(&mut edited, holds, &mut scratch) {
+            if !hide_unfinished_end(&mut edited, block_start > 0, holds, &mut scratch) {
                 hiding = false;
                 break;
             }
@@ -432,10 +432,16 @@ fn trim_trailing_blanks(block: &mut String) -> bool {
 
 /// Holds back what is being typed at the very end: a backslash, an
 /// entity, a tag, a link or marker, a bare URL. (`holds`: what the block
-/// was found to hold.) Whether it edited the block: an edit need not
-/// change its length (a link's label shown without its brackets but with
-/// its own escaped), and each edit may bare something else to hold.
-fn hide_unfinished_end(block: &mut String, holds: Holds, scratch: &mut Scratch) -> bool {
+/// was found to hold; `follows_a_line`: whether a line of the open text
+/// comes before it.) Whether it edited the block: an edit need not change
+/// its length (a link's label shown without its brackets but with its
+/// own escaped), and each edit may bare something else to hold.
+fn hide_unfinished_end(
+    block: &mut String,
+    follows_a_line: bool,
+    holds: Holds,
+    scratch: &mut Scratch,
+) -> bool {
     let len = block.len();
     if block.ends_with(['\\', '(', '!']) {
         block.pop();
@@ -473,12 +479,23 @@ fn hide_unfinished_end(block: &mut String, holds: Holds, scratch: &mut Scratch) 
         false => 0,
     };
     // A line of only `-`, `=`, `*` or `_` may be a rule or a setext
-    // underline.
+    // underline. After a line of its block, so may a single one, and a line
+    // that is only a list item's marker (`-`, `+`, `1.`, after any quote
+    // markers) may be an item or the text going on: until more comes it
+    // shows nothing, so that `Steps:\n-` does not flash the paragraph as a
+    // heading, nor `Steps:\n1.` show its marker as text.
     let line = &block[line_start..];
-    let rule_or_underline = line
+    let content = line.trim_start_matches([' ', '>']).trim_end_matches(' ');
+    let rule_chars = content
         .bytes()
-        .all(|b| matches!(b, b'-' | b'=' | b'*' | b'_' | b' '))
-        && line.trim().len() > 1;
+        .all(|b| matches!(b, b'-' | b'=' | b'*' | b'_' | b' '));
+    let rule_or_underline = rule_chars && content.len() > 1;
+    let after_a_line = (line_start > 0 || follows_a_line)
+        && (rule_chars && content.len() == 1
+            || item_marker(content).is_some_and(|(_, rest)| rest.is_empty()));
+    // A heading's `#`s before its text would show an empty heading (or
+    // turn out to be a `#hashtag`).
+    let bare_heading = (1..=6).contains(&content.len()) && content.bytes().all(|b| b == b'#');
     // A link reference definition being typed shows nothing (an unclosed
     // title would show it as text), nor does a footnote definition before
     // its text: their labels are no references.
@@ -489,7 +506,7 @@ fn hide_unfinished_end(block: &mut String, holds: Holds, scratch: &mut Scratch) 
         .is_some_and(|(label, text)| {
             !label.contains(']') && (!label.starts_with('^') || text.trim().is_empty())
         });
-    if rule_or_underline || definition {
+    if rule_or_underline || after_a_line || bare_heading || definition {
         block.truncate(line_start);
         return true;
     }
@@ -964,6 +981,8 @@ fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
                         at: i,
                         byte: c,
                         len: n,
+                        run: n,
+                        both: false,
                     });
                     break;
                 }
@@ -985,14 +1004,28 @@ fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
                 && !(c == b'_' && before.is_some_and(char::is_alphanumeric));
             let can_close = before.is_some_and(|b| !b.is_whitespace())
                 && !(c == b'_' && after.is_some_and(char::is_alphanumeric));
-            let closes = can_close
-                && open
-                    .iter()
-                    .rposition(|d| d.byte == c && d.len == n)
-                    .is_some_and(|at| {
-                        open.truncate(at);
-                        true
-                    });
+            let both = can_open && can_close;
+            // A closer takes what it can from the nearest openers of its
+            // character, as CommonMark pairs them: `**` closes two `*`
+            // (`*a *b**`), a `*` one of `**` (the rest stays open); but
+            // for the rule of 3 (runs that may both open and close pair
+            // only when their lengths do not add up to a multiple of 3,
+            // unless both are one), and `~` only with its own length.
+            // Openers between the two are left as text.
+            let mut count = n;
+            while can_close && count > 0 {
+                let Some(at) = open.iter().rposition(|d| {
+                    d.byte == c
+                        && (c != b'~' || d.run == n)
+                        && (!both && !d.both || (n + d.run) % 3 != 0 || n % 3 == 0)
+                }) else {
+                    break;
+                };
+                let used = count.min(open[at].len);
+                open[at].len -= used;
+                count -= used;
+                open.truncate(at + usize::from(open[at].len > 0));
+            }
             let bullet = c != b'~'
                 && n == 1
                 && after == Some(' ')
@@ -1000,15 +1033,18 @@ fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
                     .rsplit('\n')
                     .next()
                     .is_some_and(|line| line.trim().is_empty());
-            if !closes
+            // (What a closer leaves, its last characters, may open.)
+            if count > 0
                 && (can_open || after.is_none())
                 && !bullet
                 && (c != b'~' || n == 2 || after.is_none())
             {
                 open.push(Delimiter {
-                    at: i,
+                    at: i + n - count,
                     byte: c,
-                    len: n,
+                    len: count,
+                    run: n,
+                    both,
                 });
             }
             i += n;
@@ -1093,11 +1129,14 @@ fn one_line_block(line: &str) -> bool {
 }
 
 /// An emphasis or code span opener: where it is, its character and how
-/// many of it.
+/// many of it are still open, of a run of `run` that may also close
+/// (`both`).
 struct Delimiter {
     at: usize,
     byte: u8,
     len: usize,
+    run: usize,
+    both: bool,
 }
 
 /// How many times the byte at `i` repeats from there.
@@ -1132,6 +1171,11 @@ mod tests {
         shows("snake_case and", "snake_case and");
         shows("* item", "* item");
         shows("**a** b", "**a** b");
+        // (A closer takes what it can from the openers of its character.)
+        shows("*q *w** z", "*q *w** z");
+        shows("**q *w* z", "**q *w* z**");
+        shows("***q* z", "***q* z**");
+        shows("*q **w* z", "*q **w* z**");
     }
 
     #[test]
@@ -1231,6 +1275,30 @@ mod tests {
         shows("  - [ ] `", "  -");
         shows("x `[a](b", "x `[a](b`");
         shows("That ~2.8", "That ~2.8");
+    }
+
+    #[test]
+    fn a_bare_marker_shows_nothing_yet() {
+        // (After a line, an underline would make the paragraph a heading;
+        // an item's marker, or the text going on, shows when more comes;
+        // a heading's `#`s show when its text does.)
+        for marker in ["-", "- ", "=", "+", "*", "1.", "2) ", "--", "***"] {
+            shows(&format!("Steps:\n{marker}"), "Steps:\n");
+            shows(&format!("> Steps:\n> {marker}"), "> Steps:\n");
+        }
+        shows("- a\n  -", "- a\n");
+        shows("Steps:\n- a", "Steps:\n- a");
+        shows("Steps:\n1. a", "Steps:\n1. a");
+        shows("Steps:\n-a", "Steps:\n-a");
+        shows("In\n1984", "In\n");
+        shows("In\n1984.", "In\n");
+        shows("In\n1984. It", "In\n1984. It");
+        for heading in ["#", "## ", "Intro\n\n###", "Intro\n#", "> ##"] {
+            let line_start = heading.rfind('\n').map_or(0, |i| i + 1);
+            shows(heading, &heading[..line_start]);
+        }
+        shows("#hashtag", "#hashtag");
+        shows("####### seven", "####### seven");
     }
 
     #[test]

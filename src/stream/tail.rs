@@ -695,8 +695,8 @@ impl Tail {
 
     /// What text typed after the last tail's text does to it, when it
     /// commits nothing:
-    /// - [`Typed::Words`]: words (ASCII letters, digits, spaces, commas:
-    ///   see [`Typing::Words`]) only add themselves to it, before the end
+    /// - [`Typed::Words`]: words (ASCII letters, digits, spaces, some
+    ///   punctuation: see [`Typing::Words`]) only add themselves to it, before the end
     ///   tags closing it (but for spaces ending them, and words begun in
     ///   them that may start a URL, which the preview holds back). It ends
     ///   in a word of a line's inline text, and everything since the
@@ -1105,7 +1105,8 @@ impl Tail {
         };
         let markers = line.next_line_markers(open, line_start)?;
         let text = &open[line_start..];
-        let newline = line_start - 1;
+        // (A line ending may be CRLF: the open text keeps it as typed.)
+        let newline = line_start - 1 - usize::from(open[..line_start - 1].ends_with('\r'));
         if quote_markers(text) != markers
             || !text[markers.len()..].starts_with(|c: char| c.is_ascii_alphabetic())
             || !may_settle(open, text)

@@ -12,7 +12,8 @@
 //!   may still close the block (spaces, then the fence's character only),
 //!   which shows once it cannot;
 //! - a paragraph's line whose last word is plain and being typed: words
-//!   (ASCII letters, digits, spaces and commas) show as themselves, but
+//!   (ASCII letters, digits, spaces, `,` `;` `:` `?` `'` `"` `-`, and `.`
+//!   after a letter or digit but `w`) show as themselves, but
 //!   for spaces ending them (a paragraph drops them) and words begun in
 //!   them that may start a URL (`h`, `htt`, `www`) ending them, which the
 //!   preview holds back;
@@ -47,8 +48,9 @@ pub enum Typing {
         line: CodeLine,
     },
     /// A paragraph's line, in the middle of a plain word: ASCII letters,
-    /// digits, spaces and commas add what [`Typing::shown`] keeps of them
-    /// at the typing point (see [`TailChange::Insert`]).
+    /// digits, spaces, `,` `;` `:` `?` `'` `"` `-`, and `.` after a letter or
+    /// digit but `w` (typed in the same text), add what [`Typing::shown`]
+    /// keeps of them at the typing point (see [`TailChange::Insert`]).
     ///
     /// [`TailChange::Insert`]: super::TailChange::Insert
     Words {
@@ -102,10 +104,25 @@ impl CodeLine {
     }
 }
 
-/// Whether `b` is typed on a [`Typing::Words`] line: an ASCII letter,
-/// digit, space or comma.
-fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b' ' || b == b','
+/// Whether `text` is typed on a [`Typing::Words`] line: ASCII letters,
+/// digits and spaces, the punctuation prose puts between words that no
+/// inline syntax reads there (`,` `;` `:` `?` `'` `"` `-`; a `:` makes no
+/// link without a `/` or `@` after it), and a `.` after a
+/// letter or digit but `w` (`www.` starts a link). (Nor can any of them
+/// close a span the preview closes after them: a closing `*` or `_` after
+/// punctuation closes, as after a letter.)
+fn is_word_text(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().all(|(i, &b)| match b {
+        b'.' => i
+            .checked_sub(1)
+            .map(|before| bytes[before])
+            .is_some_and(|b| b.is_ascii_alphanumeric() && !matches!(b, b'w' | b'W')),
+        _ => {
+            b.is_ascii_alphanumeric()
+                || matches!(b, b' ' | b',' | b';' | b':' | b'?' | b'\'' | b'"' | b'-')
+        }
+    })
 }
 
 /// The bytes that a settled code line's tail does not show as typed,
@@ -126,7 +143,7 @@ impl Typing {
                 Some(line) => Typing::Verbatim { fence, line },
                 None => Typing::Pushed,
             },
-            Typing::Words { .. } if text.bytes().all(is_word_byte) => self,
+            Typing::Words { .. } if is_word_text(text) => self,
             Typing::HeldRow if !has_any_byte(text, b"\n\r") => self,
             _ => Typing::Pushed,
         }
@@ -210,6 +227,9 @@ mod tests {
             "as the preview: no URL after a comma"
         );
         assert_eq!(WORDS.shown("ab Www"), "ab Www", "as the preview: lowercase");
+        assert_eq!(WORDS.shown("ab https:"), "ab", "a scheme being typed");
+        assert_eq!(WORDS.shown("ab http:x"), "ab http:x");
+        assert_eq!(WORDS.shown("ab \"www"), "ab \"www", "no URL after punctuation");
         // (A word begun before the typed text is no URL's start: the
         // stream offers words only after one that shows.)
         assert_eq!(WORDS.shown("h"), "h");
@@ -219,7 +239,14 @@ mod tests {
     #[test]
     fn each_line_takes_its_own_bytes() {
         assert!(WORDS.admits("a 1,b"));
-        assert!(!WORDS.admits("a."));
+        assert!(WORDS.admits("end. Is it? Yes; \"it's\" well-known"));
+        assert!(WORDS.admits("3.5"));
+        assert!(!WORDS.admits(".a"), "what a `.` follows is not known");
+        assert!(!WORDS.admits("www."));
+        assert!(!WORDS.admits("a.."));
+        assert!(WORDS.admits("Note: it"));
+        assert!(!WORDS.admits("a:/"));
+        assert!(!WORDS.admits("a@b"));
         assert!(!WORDS.admits("é"));
         assert!(INDENTED.admits("a < é."));
         assert!(!INDENTED.admits("a\tb"));

@@ -766,6 +766,12 @@ impl Tail {
             Some(State::Inline(line)) if line.line_start == line_start && inline => {
                 self.inline(open, render)
             }
+            // (A line that has shown no more than the quote markers it
+            // must repeat ends the paragraph's line for now, as a blank
+            // line of the quote would: `> a\n>` shows as `> a\n`.)
+            Some(State::Inline(line)) if inline && line.may_go_on(open, line_start) => {
+                self.line_ended(&open[..line_start], line_start, render)
+            }
             Some(State::Inline(_)) if inline => self
                 .line_ended(open, line_start, render)
                 .or_else(|| self.paragraph_goes_on(open, line_start, render)),

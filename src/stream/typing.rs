@@ -229,7 +229,11 @@ mod tests {
         assert_eq!(WORDS.shown("ab Www"), "ab Www", "as the preview: lowercase");
         assert_eq!(WORDS.shown("ab https:"), "ab", "a scheme being typed");
         assert_eq!(WORDS.shown("ab http:x"), "ab http:x");
-        assert_eq!(WORDS.shown("ab \"www"), "ab \"www", "no URL after punctuation");
+        assert_eq!(
+            WORDS.shown("ab \"www"),
+            "ab \"www",
+            "no URL after punctuation"
+        );
         // (A word begun before the typed text is no URL's start: the
         // stream offers words only after one that shows.)
         assert_eq!(WORDS.shown("h"), "h");

@@ -184,7 +184,7 @@ pub fn code_markdown() -> impl Strategy<Value = String> {
     prop::collection::vec(part, 0..40).prop_map(|parts| parts.concat())
 }
 
-/// Random prose being typed: ASCII words, spaces and commas (what a
+/// Random prose being typed: ASCII words, spaces and punctuation (what a
 /// paragraph's line may take as typed), words that start a URL, and the
 /// syntax around them that stops it: blocks, lists, quotes, emphasis,
 /// code, markers, references, tags.
@@ -208,6 +208,7 @@ pub fn prose_markdown() -> impl Strategy<Value = String> {
         1 => Just("  - ".to_owned()),
         1 => Just("1. ".to_owned()),
         1 => Just("> ".to_owned()),
+        1 => Just(">".to_owned()),
         1 => Just("# ".to_owned()),
         1 => Just("**".to_owned()),
         1 => Just("_".to_owned()),

@@ -2128,6 +2128,22 @@ mod tests {
     }
 
     #[test]
+    fn a_line_shown_as_nothing_after_a_blank_line_shows_the_text_before() {
+        // (A loose list's next number, a bare marker, a rule's start: the
+        // tail is that of the text before them; and not when the preview
+        // edits that text, as it closes a `**` left open.)
+        assert_cached_tails_are_whole(
+            &[
+                "1. One\n\n12. Two\n\n123. Three [1]\n",
+                "- a\n\n- b\n\n-\n\n--\n\n# x\n\n##\n",
+                "1. **One\n\n2. Two\n",
+                "Intro:\n\n  \n3) x\n\n> a\n\n>\n",
+            ],
+            &[1, 2, 3, 4],
+        );
+    }
+
+    #[test]
     fn spaces_before_a_crlf_end_the_line_that_goes_on() {
         // (The open text keeps CRLF as typed: the spaces before it, not the
         // CR, end the line's text; two of them are a hard break.)

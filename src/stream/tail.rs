@@ -279,6 +279,19 @@ fn held_after_blank_line(open: &str, line_start: usize) -> bool {
         && *preview(open).text == *before
 }
 
+/// Whether every `[` in `text` is closed by a later `]`.
+fn brackets_close(text: &str) -> bool {
+    let mut depth = 0usize;
+    for b in text.bytes() {
+        match b {
+            b'[' => depth += 1,
+            b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
 /// `line` without the spaces ending it.
 fn before_spaces(line: &str) -> &str {
     line.trim_end_matches(' ')
@@ -754,7 +767,9 @@ impl Tail {
                         .bytes()
                         .last()
                         .is_some_and(|b| b.is_ascii_alphanumeric())
-                    && (renders_as_itself(pending) || opens_span_on_plain_words(pending));
+                    && (renders_as_itself(pending)
+                        || opens_span_on_plain_words(pending)
+                        || line.types_at_split(open));
                 if words {
                     return Typed::Words;
                 }
@@ -1614,6 +1629,25 @@ impl SettledLine {
                 &self.closers,
             ],
         ))
+    }
+
+    /// Whether the tail of `open` is the last typing rendering with the
+    /// text typed since put where [`TYPING`] was ([`SettledLine::typed`]),
+    /// in text where the preview reads words as it does everywhere (not in
+    /// a code span, math, a tag, an entity or escape, or a label left
+    /// open, where it holds no URL or holds a marker): words typed next go
+    /// there too, as they would in that rendering, though the words before
+    /// them have not settled (a marker's `[3]. ` and the words typed after
+    /// it in the same push).
+    fn types_at_split(&self, open: &str) -> bool {
+        let Typing::Split(split) = &self.typing else {
+            return false;
+        };
+        let since = &open[self.at..];
+        self.rendered_to < open.len()
+            && !has_any_byte(since, b"`$<&\\")
+            && brackets_close(since)
+            && self.typed_text(open).is_some_and(|typed| split.fits(typed))
     }
 
     /// The text typed since the last rendering, as it shows (its spaces

@@ -43,6 +43,11 @@ pub(crate) struct WrittenPart {
     /// `<details>` whose `</details>` may come in a later block), so the
     /// part's end is not a place where the message can be cut.
     pub(crate) open_raw_html: bool,
+    /// An HTML block's raw element (`<details>`) was still open when the
+    /// container holding it ended, and was closed there: in a part that
+    /// ends a container early (a quote's first children), the blocks after
+    /// the part would have gone inside it.
+    pub(crate) closed_open_html_block: bool,
 }
 
 /// Writes what `citations` makes of its events as HTML, telling whether
@@ -71,9 +76,11 @@ where
     *attributes = std::mem::take(&mut writer.source_attributes);
     *footnotes = std::mem::take(&mut writer.footnotes);
     let open_raw_html = !writer.scopes.is_empty();
+    let closed_open_html_block = writer.closed_open_html_block;
     WrittenPart {
         html: writer.finish(),
         open_raw_html,
+        closed_open_html_block,
     }
 }
 
@@ -126,6 +133,9 @@ struct HtmlWriter<'o, 'a, 'f> {
     /// open: raw HTML inside one is scoped to it (see [`Scope`]).
     inline_depth: usize,
     scopes: Vec<Scope>,
+    /// An HTML block's raw element was still open when its container
+    /// ended (see [`WrittenPart::closed_open_html_block`]).
+    closed_open_html_block: bool,
     sanitizer: Option<Sanitizer<'o>>,
     source_attributes: SourceAttributes,
 }
@@ -215,6 +225,7 @@ impl<'o, 'a, 'f> HtmlWriter<'o, 'a, 'f> {
             citation: None,
             inline_depth: 0,
             scopes: Vec::new(),
+            closed_open_html_block: false,
             sanitizer: None,
             source_attributes: SourceAttributes::default(),
         }
@@ -841,6 +852,7 @@ impl<'o, 'a, 'f> HtmlWriter<'o, 'a, 'f> {
                         self.scopes.last_mut().expect("just pushed")
                     }
                 };
+                scope.spans_blocks |= !inline;
                 scope.push_raw(html);
                 if scope.is_too_deep() {
                     self.close_scope();
@@ -893,11 +905,12 @@ impl<'o, 'a, 'f> HtmlWriter<'o, 'a, 'f> {
 
     /// Before a block's end tag: close the scope this block owns.
     fn before_block_end(&mut self) {
-        while self
+        while let Some(scope) = self
             .scopes
             .last()
-            .is_some_and(|s| s.close_depth >= self.block_depth)
+            .filter(|s| s.close_depth >= self.block_depth)
         {
+            self.closed_open_html_block |= scope.spans_blocks && !scope.is_balanced();
             self.close_scope();
         }
     }

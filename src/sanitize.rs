@@ -259,6 +259,9 @@ pub(crate) struct Scope {
     /// Every raw piece so far was a [`SIMPLE_TAGS`] tag without attributes,
     /// properly nested: the fragment is already clean.
     simple: bool,
+    /// An HTML block's raw HTML is in it: the scope belongs to the block's
+    /// container and spans the blocks after it there.
+    pub(crate) spans_blocks: bool,
 }
 
 impl Scope {
@@ -272,6 +275,7 @@ impl Scope {
             open_elements: Vec::new(),
             in_comment: false,
             simple: true,
+            spans_blocks: false,
         }
     }
 

@@ -327,6 +327,12 @@ impl Container {
         rendered: Children,
         closed: bool,
     ) -> Committed {
+        // (Children that leave a raw element open wait for the child that
+        // closes it, or for the container's end: later children go inside
+        // the element, which the render of these alone closed.)
+        if rendered.open_raw_html && !closed {
+            return Committed::default();
+        }
         let Some((html, loose)) = self.children_html(&rendered.html, opener) else {
             return Committed::default();
         };
@@ -676,6 +682,10 @@ fn quote_paragraph_line(line: &str) -> bool {
 /// A render of a container's children after its opener.
 struct Children {
     html: String,
+    /// The HTML leaves a raw element open, or closed one at the end of
+    /// these children (the container's end, in their render), where later
+    /// children would go inside it.
+    open_raw_html: bool,
     index: IndexBuilder,
     /// The text holds a reference that a later definition may change.
     awaits: bool,
@@ -706,6 +716,7 @@ fn render_children(context: &RenderContext<'_>, opener: &str, text: &str) -> Chi
     let (written, index) = context.write_part(&full, events, index, markers, capacity, &stand_ins);
     Children {
         html: written.html,
+        open_raw_html: written.open_raw_html || written.closed_open_html_block,
         index,
         awaits: awaited.get().is_some(),
         definitions,
@@ -768,6 +779,7 @@ fn shape_and_children(
     let (written, index) = context.write_part(&full, events, index, markers, capacity, &stand_ins);
     let children = Children {
         html: written.html,
+        open_raw_html: written.open_raw_html || written.closed_open_html_block,
         index,
         awaits: awaited.get().is_some_and(|at| at < at_end),
         definitions: Vec::new(),

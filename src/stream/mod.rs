@@ -1685,6 +1685,7 @@ impl RenderContext<'_> {
             WrittenPart {
                 html,
                 open_raw_html,
+                ..
             },
             index,
         ) = match cut {

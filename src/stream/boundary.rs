@@ -13,6 +13,7 @@ use std::ops::Range;
 
 use pulldown_cmark::Event;
 
+use super::preview::item_marker;
 use super::FindLast;
 use crate::parse::{is_inline_end, is_inline_tag};
 
@@ -78,12 +79,13 @@ pub(super) fn early_cut(text: &str, last_line: usize) -> Option<usize> {
 pub(super) const DECIDED_BY: usize = 12;
 
 /// Whether `line`, being typed, is decided by its start, so that typing on
-/// it commits nothing: past its first [`DECIDED_BY`] bytes, or when its
-/// text, after the markers of quotes, starts with an ASCII letter (a
-/// paragraph's line or a lazy one, as its first byte decided). Not so a
-/// list item's: that the items before it are final, and whether the list
-/// is loose, may be decided a few bytes into its text (inside a
-/// `<details>`, say).
+/// it changes what it is no more: past its first [`DECIDED_BY`] bytes, or
+/// when its text, after the markers of quotes, starts with an ASCII letter
+/// (a paragraph's line or a lazy one, as its first byte decided), or a
+/// list item's marker, its space and a letter do (`  - The`, a nested
+/// item's, whose letters after it go on its text). (What typing may still
+/// commit, the items before a list's next one, is the stream's own check,
+/// [`Stream::line_commit`](super::Stream).)
 pub(super) fn line_is_decided(line: &str) -> bool {
     if line.len() >= DECIDED_BY {
         return true;
@@ -92,7 +94,12 @@ pub(super) fn line_is_decided(line: &str) -> bool {
     while let Some(quoted) = text.strip_prefix('>') {
         text = quoted.trim_start_matches(' ');
     }
-    text.starts_with(|c: char| c.is_ascii_alphabetic())
+    let letter = |text: &str| text.starts_with(|c: char| c.is_ascii_alphabetic());
+    letter(text)
+        || item_marker(text.trim_start_matches(' ')).is_some_and(|(_, rest)| {
+            let content = rest.trim_start_matches(' ');
+            (1..=4).contains(&(rest.len() - content.len())) && letter(content)
+        })
 }
 
 /// Whether a line being typed at the margin is past the point where it

@@ -1643,7 +1643,9 @@ impl SettledLine {
         let Typing::Split(split) = &self.typing else {
             return false;
         };
-        let since = &open[self.at..];
+        let Some(since) = open.get(self.at..) else {
+            return false;
+        };
         self.rendered_to < open.len()
             && !has_any_byte(since, b"`$<&\\")
             && brackets_close(since)

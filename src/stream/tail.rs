@@ -53,11 +53,11 @@ use crate::cite::index::IndexBuilder;
 use crate::cite::marker::FILE_SEARCH_OPEN;
 use outline::{Item, Place};
 use text::{
-    byte_classes, cite_tags, cites_paired, classes_render_as_itself, closes_before_opening,
-    has_html_line, has_url_like_word, inline_content_start, innermost_block, is_plain, is_settled,
-    line_is_settled, may_be_settled, may_open_html_across_blank_lines, opens_span_on_plain_words,
-    renders_as_itself, split_at_typing, split_closers, stand_in_content, still_held,
-    tags_are_cites, text_is_settled, word_boundary, CLOSE_BRACKET, CLOSE_PAREN, HASH,
+    brackets_close, byte_classes, cite_tags, cites_paired, classes_render_as_itself,
+    closes_before_opening, has_html_line, has_url_like_word, inline_content_start, innermost_block,
+    is_plain, is_settled, line_is_settled, may_be_settled, may_open_html_across_blank_lines,
+    opens_span_on_plain_words, renders_as_itself, split_at_typing, split_closers, stand_in_content,
+    still_held, tags_are_cites, text_is_settled, word_boundary, CLOSE_BRACKET, CLOSE_PAREN, HASH,
 };
 
 /// Renders text of the open part as HTML, continuing the citation state
@@ -277,19 +277,6 @@ fn held_after_blank_line(open: &str, line_start: usize) -> bool {
             .is_some_and(|blank| blank.bytes().all(|b| b == b' '))
         && *preview(before).text == *before
         && *preview(open).text == *before
-}
-
-/// Whether every `[` in `text` is closed by a later `]`.
-fn brackets_close(text: &str) -> bool {
-    let mut depth = 0usize;
-    for b in text.bytes() {
-        match b {
-            b'[' => depth += 1,
-            b']' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    depth == 0
 }
 
 /// `line` without the spaces ending it.

@@ -37,6 +37,19 @@ pub(super) fn closes_before_opening(text: &str, open: u8, close: u8) -> bool {
     })
 }
 
+/// Whether every `[` in `text` is closed by a later `]`.
+pub(super) fn brackets_close(text: &str) -> bool {
+    let mut depth = 0usize;
+    for b in text.bytes() {
+        match b {
+            b'[' => depth += 1,
+            b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
 /// After the last run of spaces that follows something else: where a new
 /// word starts (or will).
 pub(super) fn word_boundary(text: &str) -> Option<usize> {

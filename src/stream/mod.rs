@@ -488,17 +488,29 @@ impl Stream {
         };
         match commits {
             _ if self.deferred => self.commit(&mut patch),
-            LineCommit::Blocks => self.commit(&mut patch),
-            LineCommit::Children => {
-                let end = self.open.len();
-                self.commit_inside(&mut patch, end, false);
-                if self.frontier.is_none() {
-                    self.commit(&mut patch);
+            LineCommit::Blocks => {
+                self.commit(&mut patch);
+                // (The line begun after the line break may already start
+                // the open element's next child: a list's `- ` makes the
+                // item before it final now, not a push later.)
+                if newline.is_some() && self.line_commit(0) == LineCommit::Children {
+                    self.commit_children(&mut patch);
                 }
             }
+            LineCommit::Children => self.commit_children(&mut patch),
             LineCommit::Nothing => {}
         }
         self.handing(patch)
+    }
+
+    /// Commits the open element's children before the one being typed
+    /// ([`LineCommit::Children`]), and what follows if that closed it.
+    fn commit_children(&mut self, patch: &mut Patch) {
+        let end = self.open.len();
+        self.commit_inside(patch, end, false);
+        if self.frontier.is_none() {
+            self.commit(patch);
+        }
     }
 
     /// What text typed on the last line (no line break) commits, the line
@@ -2129,13 +2141,14 @@ mod tests {
     }
 
     #[test]
-    fn a_line_shown_as_nothing_after_a_blank_line_shows_the_text_before() {
+    fn a_line_shown_as_nothing_shows_the_text_before() {
         // (A loose list's next number, a bare marker, a rule's start: the
         // tail is that of the text before them; and not when the preview
         // edits that text, as it closes a `**` left open.)
         assert_cached_tails_are_whole(
             &[
                 "1. One\n\n12. Two\n\n123. Three [1]\n",
+                "- a [1]\n- b\n-\n- c\n  -\n  - d\nSteps:\n1.\n2) x\n---\n",
                 "- a\n\n- b\n\n-\n\n--\n\n# x\n\n##\n",
                 "1. **One\n\n2. Two\n",
                 "Intro:\n\n  \n3) x\n\n> a\n\n>\n",
@@ -2699,6 +2712,17 @@ mod tests {
             "a letter at the margin after a gap starts a paragraph: committed at once"
         );
         assert_eq!(patch.tail.as_deref(), Some("<p>Next one.</p>\n"));
+    }
+
+    #[test]
+    fn a_list_item_begun_after_a_line_break_commits_the_one_before_at_once() {
+        let mut stream = Stream::new(Options::default());
+        stream.push("- a\n- b");
+        // (The push that ends `b`'s line and begins the next item makes
+        // `b` final: it is not left for the next push to commit.)
+        let patch = stream.push(" c\n- d");
+        assert_eq!(patch.append, "<li>b c</li>\n");
+        assert_eq!(patch.tail.as_deref(), Some("<li>d</li>\n"));
     }
 
     #[test]

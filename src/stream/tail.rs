@@ -256,25 +256,30 @@ fn block_is_settled(open: &str, at: usize) -> bool {
     cite_tags(block) == Some(0) && is_settled(block)
 }
 
-/// Whether the last line of `open`, starting at `line_start` after a
-/// blank line, is one the preview shows nothing of (an item's number or
-/// bare marker being typed, a rule's start, a heading's `#`s), the text
-/// before it being left as it is: then `open` shows as the text before it.
-/// (A cheap look at the line first: short, and only what such lines hold.)
-fn held_after_blank_line(open: &str, line_start: usize) -> bool {
+/// Whether the last line of `open`, starting at `line_start`, is one the
+/// preview shows nothing of (an item's number or bare marker being typed,
+/// a rule's start, a heading's `#`s), the text before it being left as it
+/// is: then `open` shows as the text before it, whose tail the caches
+/// hold. (A cheap look at the line first: short, and only what such lines
+/// hold. It is worth the two previews at the margin or after a blank line;
+/// a nested item's marker or a quote's `>` after a line is mostly shown,
+/// and the outline's head composes those.)
+fn held_line(open: &str, line_start: usize) -> bool {
     let line = &open[line_start..];
     let before = &open[..line_start];
+    let after_blank_line = || {
+        before[..before.len() - 1]
+            .rsplit('\n')
+            .next()
+            .is_some_and(|blank| blank.bytes().all(|b| b == b' '))
+    };
     !line.is_empty()
         && line.len() <= 12
         && line
             .bytes()
             .all(|b| b.is_ascii_digit() || b" -+*=_#>.)".contains(&b))
-        && before.len() > 1
         && before.ends_with('\n')
-        && before[..before.len() - 1]
-            .rsplit('\n')
-            .next()
-            .is_some_and(|blank| blank.bytes().all(|b| b == b' '))
+        && (!line.starts_with(' ') && !line.contains('>') || after_blank_line())
         && *preview(before).text == *before
         && *preview(open).text == *before
 }
@@ -776,7 +781,7 @@ impl Tail {
 
     /// [`Tail::render`], through the states that apply.
     fn render_cached(&mut self, open: &str, line_start: usize, render: &Render<'_>) -> String {
-        if held_after_blank_line(open, line_start) {
+        if held_line(open, line_start) {
             // (The preview shows nothing of the last line, a block of its
             // own, and leaves the text before it as it is: the tail is
             // that text's.)

@@ -98,6 +98,26 @@ fn a_raw_element_open_in_a_container_holds_its_next_children() {
     }
 }
 
+/// A list that turns loose is emptied; a rewind to the mark before it in
+/// the same push withdraws it whole, and what came before it in the
+/// element open at the mark stays (a patch carried both, and the host
+/// emptied that element too: the code block before the list was lost).
+#[test]
+fn a_list_emptied_then_rewound_in_one_push_keeps_what_came_before_it() {
+    for message in [
+        "<details>\n\n    `\n1. [a]:\n\n1.\n-\n",
+        "<details>\n\n     - ```\n1. [1][a]: /a\n\n\n1. ```\n[^1]1. # - # 1. - **\n\n\n\n<details>\n> > > - - [a]: /a\n",
+    ] {
+        let whole = render(message, &Options::default());
+        for size in 1..9 {
+            let (html, citations) =
+                stream(message, &chunked(message.len(), size), &Options::default());
+            assert_eq!(html, whole.html, "{message:?} at {size}-byte chunks");
+            assert_eq!(citations, whole.citations.occurrences, "{message:?}");
+        }
+    }
+}
+
 /// Blocks are committed as the message goes, not all at `finish`: in
 /// every sample that has more than a couple of blocks, most of the HTML
 /// is appended before the end.

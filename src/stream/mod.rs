@@ -1433,6 +1433,10 @@ impl Stream {
         patch.append.clear();
         patch.steps.clear();
         patch.citations.clear();
+        // (An element this patch emptied opened after the mark: going back
+        // to the mark withdraws it whole. Emptied after that, the element
+        // open at the mark would lose what went before the list.)
+        patch.empty = None;
         // (No frontier was open at the mark; a raw element may have been.)
         self.frontier = None;
         self.opened = None;

@@ -2162,6 +2162,28 @@ mod tests {
     }
 
     #[test]
+    fn blank_lines_of_a_quote_end_its_paragraph_as_its_end_does() {
+        // (Lines of the quote's markers alone after a paragraph's line, the
+        // last being typed: blank lines of the quote. Not lines holding
+        // more markers, a nested quote, nor ones indented past them, which
+        // go on with the paragraph.)
+        assert_cached_tails_are_whole(
+            &[
+                "> The rate **fell** [1].\n>\n> \n>\n> It rose.\n",
+                "> > A **b** c.\n>\n> >\n>  >\n> >   >\n    >\n",
+                "> A `b` c\n> d **e**.\n> \n>\n>> f [2].\n>\n",
+                "> - A **b** c.\n>\n>     >\n> - d\n",
+                // (After a line less deep, a deeper one opens a quote.)
+                "> > `\n> > aa` \n> \n> >\n",
+                // (A run right after the markers starts the quote's line:
+                // it may open, not close.)
+                "> >**a**** [1]",
+            ],
+            &[1, 2, 3, 4],
+        );
+    }
+
+    #[test]
     fn spaces_before_a_crlf_end_the_line_that_goes_on() {
         // (The open text keeps CRLF as typed: the spaces before it, not the
         // CR, end the line's text; two of them are a hard break.)
@@ -2635,6 +2657,15 @@ mod tests {
             options in super::common::options(),
         ) {
             assert_cached_tail_is_whole(&message, chunk, &options);
+        }
+
+        /// Quotes, with blank lines of the quote after a paragraph's line.
+        #[test]
+        fn cached_tail_equals_whole_tail_in_quotes(
+            message in super::common::quote_markdown(),
+            chunk in 1usize..6,
+        ) {
+            assert_cached_tail_is_whole(&message, chunk, &Options::default());
         }
 
         #[test]

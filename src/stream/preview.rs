@@ -924,6 +924,17 @@ fn matching_open(block: &str, close: usize) -> Option<usize> {
     None
 }
 
+/// Whether `text` ends in a line's quote markers alone (`> >`), after
+/// which a delimiter run starts the quote's line, as at the margin.
+fn after_quote_markers(text: &str) -> bool {
+    let markers = text
+        .bytes()
+        .rev()
+        .take_while(|&b| b == b'>' || b == b' ')
+        .count();
+    text[..text.len() - markers].ends_with('\n') || markers == text.len()
+}
+
 /// Closes code spans and emphasis left open at the end, innermost first;
 /// an opener with nothing after it yet is dropped instead. Whether
 /// anything was cut (an opener dropped, or spaces ending the text), or
@@ -998,7 +1009,11 @@ fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
         }
         if matches!(c, b'*' | b'_' | b'~') {
             let n = run_length(bytes, i);
-            let before = block[..i].chars().next_back();
+            // (After a line's quote markers a run starts the quote's line.)
+            let before = block[..i]
+                .chars()
+                .next_back()
+                .filter(|&b| b != '>' || !after_quote_markers(&block[..i]));
             let after = block[i + n..].chars().next();
             let can_open = after.is_some_and(|a| !a.is_whitespace())
                 && !(c == b'_' && before.is_some_and(char::is_alphanumeric));

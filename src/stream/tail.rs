@@ -284,6 +284,11 @@ fn held_line(open: &str, line_start: usize) -> bool {
         && *preview(open).text == *before
 }
 
+/// How many quote markers `line` starts with.
+fn quote_depth(line: &str) -> usize {
+    quote_markers(line).bytes().filter(|&b| b == b'>').count()
+}
+
 /// `line` without the spaces ending it.
 fn before_spaces(line: &str) -> &str {
     line.trim_end_matches(' ')
@@ -1215,11 +1220,21 @@ impl Tail {
             return None;
         };
         // (Blank lines may follow it: `Q3\n\n` may come in one chunk. They
-        // change nothing of how the block shows.)
+        // change nothing of how the block shows; nor, in a quote, do lines
+        // of no more than its markers, the last one being typed too: they
+        // are blank lines of the quote.)
         let newline =
             line.line_start + memchr::memchr(b'\n', open.get(line.line_start..)?.as_bytes())?;
-        let blank_after = open[newline..].bytes().all(|b| b == b'\n' || b == b' ');
-        if line_start != open.len() || !blank_after {
+        let quoted = quote_depth(&open[line.line_start..newline]);
+        // (Each of those as deep as the one before at most: after one less
+        // deep, a deeper one opens a quote of its own.)
+        let mut depth = quoted;
+        let blank_after = open[newline + 1..].split('\n').all(|after| {
+            let markers = quote_markers(after);
+            let was = std::mem::replace(&mut depth, quote_depth(markers));
+            after[markers.len()..].bytes().all(|b| b == b' ') && depth <= was
+        });
+        if line_start != open.len() && quoted == 0 || !blank_after {
             return None;
         }
         // (What the line's text was checked against is the part of its
@@ -1229,7 +1244,7 @@ impl Tail {
         // paragraph's line that a next line may go on with: its paragraph
         // shows the same with the line ended.)
         if preview_block_start(open) < line.line_start
-            && line.next_line_markers(open, line_start).is_none()
+            && line.next_line_markers(open, newline + 1).is_none()
         {
             return None;
         }
@@ -1239,8 +1254,14 @@ impl Tail {
         }
         let piece = [STAND_IN, pending].concat();
         // (The preview of the whole block must leave it as it is too: its
-        // brackets pair up differently with the settled text before.)
-        if preview(&piece).text != piece || preview(open).text != open {
+        // brackets pair up differently with the settled text before. In a
+        // quote, up to the line's end: the preview may edit the blank lines
+        // of the quote after it.)
+        let block = match quoted {
+            0 => open,
+            _ => &open[..=newline],
+        };
+        if preview(&piece).text != piece || preview(block).text != block {
             return None;
         }
         line.compose_shown(&piece, None, render, &mut self.spare)

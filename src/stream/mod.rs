@@ -2211,11 +2211,19 @@ mod tests {
 
     #[test]
     fn lines_after_an_html_blocks_first_are_in_it() {
-        // (`</details>` opens an HTML block that takes in the list.)
-        let message = "===\n</details>\n- [ ] (^]  \n- [ ] Why [1#p=2]===\n";
+        // (`</details>` opens an HTML block that takes in the list; so does
+        // `<details>` after an item's marker, and the line after it is no
+        // nested item.)
         let options = Options::default().with_raw_html(crate::RawHtml::Strip);
-        for chunk in [1, 3] {
-            assert_cached_tail_is_whole(message, chunk, &options);
+        for message in [
+            "===\n</details>\n- [ ] (^]  \n- [ ] Why [1#p=2]===\n",
+            "- <details>\n  - a [1]",
+            "- ```\n- <details>\n  - [a]> [1]",
+            "> 1. <div>\n>    - b [2]\n",
+        ] {
+            for chunk in [1, 3, 100] {
+                assert_cached_tail_is_whole(message, chunk, &options);
+            }
         }
     }
 

@@ -182,14 +182,27 @@ pub(super) fn cites_paired(text: &str, html: &str) -> bool {
     tags == elements
 }
 
-/// Whether a line of `text` starts with `<`: it may open an HTML block,
-/// which hides the fences inside it from the parser but not the preview.
+/// Whether a line of `text` starts with `<`, after any quote and list
+/// item markers: it may open an HTML block, which hides the fences inside
+/// it from the parser but not the preview, and takes in the lines after it
+/// (`- <details>` then `  - a`: no nested item).
 pub(super) fn has_html_line(text: &str) -> bool {
     // (Most text holds no `<` at all: one vectorized search says so.)
     has_byte(text, b'<')
-        && text
-            .split('\n')
-            .any(|line| line.trim_start_matches(' ').starts_with('<'))
+        && text.split('\n').any(|line| {
+            let mut rest = line.trim_start_matches(' ');
+            loop {
+                if let Some(quoted) = rest.strip_prefix('>') {
+                    rest = quoted.trim_start_matches(' ');
+                    continue;
+                }
+                match item_marker(rest) {
+                    Some((_, after)) if !after.is_empty() => rest = after.trim_start_matches(' '),
+                    _ => break,
+                }
+            }
+            rest.starts_with('<')
+        })
 }
 
 /// Whether a line of `text` may start an HTML block that blank lines do

@@ -261,9 +261,9 @@ fn block_is_settled(open: &str, at: usize) -> bool {
 /// a rule's start, a heading's `#`s), the text before it being left as it
 /// is: then `open` shows as the text before it, whose tail the caches
 /// hold. (A cheap look at the line first: short, and only what such lines
-/// hold. It is worth the two previews at the margin or after a blank line;
-/// a nested item's marker or a quote's `>` after a line is mostly shown,
-/// and the outline's head composes those.)
+/// hold. The two previews are worth it at the margin or after a blank
+/// line; after a line, an outline's head composes a nested item's marker
+/// for less, and a quote's line of markers is the quote's own to read.)
 fn held_line(open: &str, line_start: usize) -> bool {
     let line = &open[line_start..];
     let before = &open[..line_start];

@@ -66,22 +66,12 @@ pub(super) fn word_boundary(text: &str) -> Option<usize> {
 /// (a link reference definition), nor with a digit (the preview holds a
 /// number opening a line) but in a heading (`### 2. Costs`).
 pub(super) fn inline_content_start(line: &str) -> Option<usize> {
-    let mut rest = line;
-    let heading = loop {
-        let unindented = rest.trim_start_matches(' ');
-        if let Some(quoted) = unindented.strip_prefix('>') {
-            rest = quoted;
-        } else if let Some(item) = after_list_marker(unindented) {
-            rest = item;
-        } else {
-            let hashes = unindented.bytes().take_while(|&b| b == b'#').count();
-            let heading = (1..=6).contains(&hashes) && unindented[hashes..].starts_with(' ');
-            rest = match heading {
-                true => unindented[hashes..].trim_start_matches(' '),
-                false => unindented,
-            };
-            break heading;
-        }
+    let unindented = after_container_markers(line);
+    let hashes = unindented.bytes().take_while(|&b| b == b'#').count();
+    let heading = (1..=6).contains(&hashes) && unindented[hashes..].starts_with(' ');
+    let rest = match heading {
+        true => unindented[hashes..].trim_start_matches(' '),
+        false => unindented,
     };
     let mut chars = rest.chars();
     let first = chars.next()?;
@@ -93,6 +83,22 @@ pub(super) fn inline_content_start(line: &str) -> Option<usize> {
             second.is_alphabetic() || (second == first && chars.next()?.is_alphabetic())
         });
     inline.then_some(line.len() - rest.len())
+}
+
+/// `line` after the markers of the quotes and list items it is in (`> `,
+/// `- `, `1. `), each with the spaces around it.
+pub(super) fn after_container_markers(line: &str) -> &str {
+    let mut rest = line.trim_start_matches(' ');
+    loop {
+        if let Some(quoted) = rest.strip_prefix('>') {
+            rest = quoted;
+        } else if let Some(item) = after_list_marker(rest) {
+            rest = item;
+        } else {
+            return rest;
+        }
+        rest = rest.trim_start_matches(' ');
+    }
 }
 
 /// The text after a list item's marker and its space, if `line` starts
@@ -189,20 +195,9 @@ pub(super) fn cites_paired(text: &str, html: &str) -> bool {
 pub(super) fn has_html_line(text: &str) -> bool {
     // (Most text holds no `<` at all: one vectorized search says so.)
     has_byte(text, b'<')
-        && text.split('\n').any(|line| {
-            let mut rest = line.trim_start_matches(' ');
-            loop {
-                if let Some(quoted) = rest.strip_prefix('>') {
-                    rest = quoted.trim_start_matches(' ');
-                    continue;
-                }
-                match item_marker(rest) {
-                    Some((_, after)) if !after.is_empty() => rest = after.trim_start_matches(' '),
-                    _ => break,
-                }
-            }
-            rest.starts_with('<')
-        })
+        && text
+            .split('\n')
+            .any(|line| after_container_markers(line).starts_with('<'))
 }
 
 /// Whether a line of `text` may start an HTML block that blank lines do

@@ -47,6 +47,17 @@ fn samples_stream_to_their_one_shot_render() {
     }
 }
 
+/// Streams `message` (default options) in chunks of each of `sizes`
+/// bytes: the patches applied and the citations equal `render`'s.
+fn assert_streams_as_rendered(message: &str, sizes: impl IntoIterator<Item = usize>) {
+    let whole = render(message, &Options::default());
+    for size in sizes {
+        let (html, citations) = stream(message, &chunked(message.len(), size), &Options::default());
+        assert_eq!(html, whole.html, "{message:?} at {size}-byte chunks");
+        assert_eq!(citations, whole.citations.occurrences, "{message:?}");
+    }
+}
+
 /// A reference nothing defines, then a `<details>` that opens after the
 /// mark, then a block holding `]:` that defines nothing it names (or
 /// something else): the rewind puts the text back to be committed again,
@@ -64,12 +75,7 @@ fn a_rewind_that_changes_nothing_is_not_repeated() {
          cS7SN9, [a]`&amp;\n\n<details>\n\n> dG4g[1][a]: /a\n\n\n\thqpSOu[a][a] |<details>\n\n===\n \
          www\n\nN ===\n1. 4Y**, ",
     ] {
-        let whole = render(message, &Options::default());
-        for size in [1, 3, 4, 1000] {
-            let (html, citations) = stream(message, &chunked(message.len(), size), &Options::default());
-            assert_eq!(html, whole.html, "{message:?} at {size}-byte chunks");
-            assert_eq!(citations, whole.citations.occurrences, "{message:?}");
-        }
+        assert_streams_as_rendered(message, [1, 3, 4, 1000]);
     }
 }
 
@@ -88,13 +94,7 @@ fn a_raw_element_open_in_a_container_holds_its_next_children() {
         "- <details>\n\n  a\n\n  b\n- c\n",
         "> <details><summary>S</summary>\n>\n> - x\n> - y\n>\n> </details>\n\nafter\n",
     ] {
-        let whole = render(message, &Options::default());
-        for size in [1, 2, 3, 4, 1000] {
-            let (html, citations) =
-                stream(message, &chunked(message.len(), size), &Options::default());
-            assert_eq!(html, whole.html, "{message:?} at {size}-byte chunks");
-            assert_eq!(citations, whole.citations.occurrences, "{message:?}");
-        }
+        assert_streams_as_rendered(message, [1, 2, 3, 4, 1000]);
     }
 }
 
@@ -108,13 +108,7 @@ fn a_list_emptied_then_rewound_in_one_push_keeps_what_came_before_it() {
         "<details>\n\n    `\n1. [a]:\n\n1.\n-\n",
         "<details>\n\n     - ```\n1. [1][a]: /a\n\n\n1. ```\n[^1]1. # - # 1. - **\n\n\n\n<details>\n> > > - - [a]: /a\n",
     ] {
-        let whole = render(message, &Options::default());
-        for size in 1..9 {
-            let (html, citations) =
-                stream(message, &chunked(message.len(), size), &Options::default());
-            assert_eq!(html, whole.html, "{message:?} at {size}-byte chunks");
-            assert_eq!(citations, whole.citations.occurrences, "{message:?}");
-        }
+        assert_streams_as_rendered(message, 1..9);
     }
 }
 

@@ -26,6 +26,7 @@ mod boundary;
 mod change;
 mod container;
 mod frontier;
+mod inline_subset;
 mod preview;
 mod provisional;
 mod raw_element;
@@ -1635,7 +1636,49 @@ impl RenderContext<'_> {
         after: Option<&IndexBuilder>,
         cut: Option<(usize, &Cell<Reached>)>,
     ) -> WrittenOpen {
+        if cut.is_none() {
+            if let Some(written) = self.render_open_in_subset(open, after) {
+                return written;
+            }
+        }
         self.render_open_after("", open, after, cut)
+    }
+
+    /// [`RenderContext::render_open`] without the parser, when `open` is a
+    /// line within [`inline_subset`]: it holds no citation, and its index
+    /// is the part's as it began. (Debug builds check it against the
+    /// parser's rendering.)
+    fn render_open_in_subset(
+        &self,
+        open: &str,
+        after: Option<&IndexBuilder>,
+    ) -> Option<WrittenOpen> {
+        let html = inline_subset::block(open)?;
+        let offset = Offset {
+            add: self.committed,
+            sub: self.definitions.len(),
+        };
+        let written = WrittenOpen {
+            html,
+            open_raw_html: false,
+            index: after.unwrap_or(self.index).part(offset),
+            ambiguous_reference: None,
+            new_definitions: Vec::new(),
+            definition_may_go_on: false,
+            closes: None,
+        };
+        #[cfg(debug_assertions)]
+        {
+            let parsed = self.render_open_after("", open, after, None);
+            assert_eq!(
+                (&written.html, format!("{:?}", written.index)),
+                (&parsed.html, format!("{:?}", parsed.index)),
+                "{open:?}"
+            );
+            assert!(!parsed.open_raw_html && parsed.ambiguous_reference.is_none());
+            assert!(!parsed.definition_may_go_on && parsed.closes.is_none());
+        }
+        Some(written)
     }
 
     /// `open` rendered inside the raw element `element`: its HTML is the

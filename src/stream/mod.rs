@@ -1636,27 +1636,62 @@ impl RenderContext<'_> {
         after: Option<&IndexBuilder>,
         cut: Option<(usize, &Cell<Reached>)>,
     ) -> WrittenOpen {
-        if cut.is_none() {
-            if let Some(written) = self.render_open_in_subset(open, after) {
-                return written;
-            }
+        if let Some(written) = self.render_open_in_subset(open, after, cut) {
+            return written;
         }
         self.render_open_after("", open, after, cut)
     }
 
-    /// [`RenderContext::render_open`] without the parser, when `open` is a
-    /// line within [`inline_subset`]: it holds no citation, and its index
-    /// is the part's as it began. (Debug builds check it against the
-    /// parser's rendering.)
+    /// [`RenderContext::render_open`] without the parser, when what it
+    /// renders is a line within [`inline_subset`]: the open text, or with a
+    /// cut, a paragraph's line and the blank lines after it up to the cut
+    /// (which it cannot straddle). It holds no citation, reference or
+    /// footnote: its index is the part's as it began. (Debug builds check
+    /// it against the parser's rendering.)
     fn render_open_in_subset(
         &self,
         open: &str,
         after: Option<&IndexBuilder>,
+        cut: Option<(usize, &Cell<Reached>)>,
     ) -> Option<WrittenOpen> {
-        let html = inline_subset::block(open)?;
+        if !self.definitions.is_empty() {
+            // (Read after the committed definitions, a line may be taken
+            // for one's title.)
+            return None;
+        }
+        let (line, reached) = match cut {
+            None => (open, None),
+            Some((cut, _)) => {
+                let (before, rest) = open.split_at_checked(cut)?;
+                let (line, blank) = before.split_at(before.find('\n')?);
+                let blank_lines = blank.bytes().filter(|&b| b == b'\n').count();
+                // (A paragraph: a list item or quote could go on after
+                // the blank lines.)
+                let paragraph = line.starts_with(|c: char| c.is_ascii_alphabetic());
+                if !paragraph || blank_lines < 2 || !blank.bytes().all(|b| b == b'\n' || b == b' ')
+                {
+                    return None;
+                }
+                if rest.contains('[') {
+                    // (What follows is parsed too: a footnote label or a
+                    // definition there changes what the part records.)
+                    return None;
+                }
+                let next_block = rest.bytes().any(|b| !b" \n".contains(&b));
+                (
+                    line,
+                    Some(if next_block {
+                        Reached::Cut
+                    } else {
+                        Reached::NotYet
+                    }),
+                )
+            }
+        };
+        let html = inline_subset::block(line)?;
         let offset = Offset {
             add: self.committed,
-            sub: self.definitions.len(),
+            sub: 0,
         };
         let written = WrittenOpen {
             html,
@@ -1669,7 +1704,9 @@ impl RenderContext<'_> {
         };
         #[cfg(debug_assertions)]
         {
-            let parsed = self.render_open_after("", open, after, None);
+            let parsed_reached = Cell::new(Reached::NotYet);
+            let parsed_cut = cut.map(|(cut, _)| (cut, &parsed_reached));
+            let parsed = self.render_open_after("", open, after, parsed_cut);
             assert_eq!(
                 (&written.html, format!("{:?}", written.index)),
                 (&parsed.html, format!("{:?}", parsed.index)),
@@ -1677,6 +1714,13 @@ impl RenderContext<'_> {
             );
             assert!(!parsed.open_raw_html && parsed.ambiguous_reference.is_none());
             assert!(!parsed.definition_may_go_on && parsed.closes.is_none());
+            assert!(parsed.new_definitions.is_empty());
+            if let Some(reached) = reached {
+                assert_eq!(reached, parsed_reached.get(), "{open:?}");
+            }
+        }
+        if let (Some((_, cell)), Some(reached)) = (cut, reached) {
+            cell.set(reached);
         }
         Some(written)
     }

@@ -21,7 +21,7 @@ use super::boundary::{has_blank_line, is_blank};
 use super::frontier::{without_blank_lines_at_end, Committed, Entered, Frontier};
 use super::provisional::StandIns;
 use super::FindLast;
-use super::{preview, RenderContext};
+use super::{inline_subset, preview, RenderContext};
 use crate::cite::index::{IndexBuilder, Offset};
 use crate::cite::marker_definitions;
 use crate::html::html_capacity;
@@ -696,6 +696,100 @@ struct Children {
 /// Renders `text` after `opener` (whose own item is in the HTML, to be cut
 /// off), continuing the stream's citation state.
 fn render_children(context: &RenderContext<'_>, opener: &str, text: &str) -> Children {
+    if let Some(children) = list_item_in_subset(context, opener, text) {
+        return children;
+    }
+    parse_children(context, opener, text)
+}
+
+/// [`render_children`] without the parser, for a list's next item when
+/// `opener` is the list's item before (`- x`, `2. x`, a blank line after
+/// it when the list is loose) and the item is one line within
+/// [`inline_subset`]: it holds no citation, reference or footnote, so its
+/// index is the part's as it began. (Debug builds check it against the
+/// parser's rendering.)
+fn list_item_in_subset(context: &RenderContext<'_>, opener: &str, text: &str) -> Option<Children> {
+    // (After committed definitions, a line may be read as one's title.)
+    if !context.definitions.is_empty() {
+        return None;
+    }
+    let (marker, loose) = match opener.strip_suffix(" x\n\n") {
+        Some(marker) => (marker, true),
+        None => (opener.strip_suffix(" x\n")?, false),
+    };
+    let ordered = ordered_marker(marker);
+    let (text_marker, rest) = text.split_once(' ')?;
+    let same_list = match (ordered, ordered_marker(text_marker)) {
+        (Some((_, before)), Some((_, next))) => before == next,
+        (None, None) => marker == text_marker && matches!(marker, "-" | "*" | "+"),
+        _ => false,
+    };
+    let line = rest.strip_suffix('\n')?;
+    let line = line.strip_suffix('\n').unwrap_or(line);
+    if !same_list {
+        return None;
+    }
+    // (The opener's item is there, as the parser gives it.)
+    let mut html = String::with_capacity(64 + line.len());
+    match ordered {
+        None => html.push_str("<ul>\n"),
+        Some((1, _)) => html.push_str("<ol>\n"),
+        Some((start, _)) => html.push_str(&format!("<ol start=\"{start}\">\n")),
+    }
+    let (first, item_start, item_end) = if loose {
+        ("<li>\n<p>x</p>\n</li>\n", "<li>\n<p>", "</p>\n</li>\n")
+    } else {
+        ("<li>x</li>\n", "<li>", "</li>\n")
+    };
+    html.push_str(first);
+    html.push_str(item_start);
+    inline_subset::write_line(&mut html, line)?;
+    html.push_str(item_end);
+    html.push_str(if ordered.is_some() {
+        "</ol>\n"
+    } else {
+        "</ul>\n"
+    });
+    let children = Children {
+        html,
+        open_raw_html: false,
+        index: context.index.part(Offset {
+            add: context.committed,
+            sub: opener.len(),
+        }),
+        awaits: false,
+        definitions: Vec::new(),
+    };
+    #[cfg(debug_assertions)]
+    {
+        let parsed = parse_children(context, opener, text);
+        assert_eq!(
+            (&children.html, format!("{:?}", children.index)),
+            (&parsed.html, format!("{:?}", parsed.index)),
+            "{opener:?} {text:?}"
+        );
+        assert!(!parsed.open_raw_html && !parsed.awaits && parsed.definitions.is_empty());
+    }
+    Some(children)
+}
+
+/// An ordered list item's marker (up to 9 digits, then `.` or `)`) as
+/// its number and delimiter; `None` for a bullet or anything else.
+fn ordered_marker(marker: &str) -> Option<(u32, u8)> {
+    let (digits, delimiter) = marker.split_at_checked(marker.len().checked_sub(1)?)?;
+    let delimiter = match delimiter {
+        "." => b'.',
+        ")" => b')',
+        _ => return None,
+    };
+    if digits.is_empty() || digits.len() > 9 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((digits.parse().ok()?, delimiter))
+}
+
+/// [`render_children`] through the parser.
+fn parse_children(context: &RenderContext<'_>, opener: &str, text: &str) -> Children {
     let stand_ins = StandIns::new(text, context.reading);
     let full = [stand_ins.as_str(), context.definitions, opener, text].concat();
     let text_start = full.len() - text.len();

@@ -1,10 +1,11 @@
 //! A line of inline text rendered without the parser, when it stays within
 //! a small subset of CommonMark: words, emphasis (`*`, `_`) and code spans.
 //!
-//! Most of what the tail renders while text is typed is tiny: a span being
-//! typed (`x **4\u{E000}**`, the stand-in word, the span, the typing mark),
-//! a new item's first word. Through the parser and the citation pipeline
-//! each costs some 12 k instructions whatever its length (docs/streaming.md,
+//! Much of what a stream renders is one such line: in the tail, a span
+//! being typed (`x **4\u{E000}**`: the stand-in word, the span, the typing
+//! mark) or a new item's first word; at a commit, a paragraph of one line,
+//! or a list's next item. Through the parser and the citation pipeline each
+//! costs some 12 k instructions whatever its length (docs/streaming.md,
 //! "Where this design stops"); here it costs what its bytes do. This is the
 //! first part of the inline renderer that keeps its state: CommonMark's
 //! delimiter algorithm (spec 6.2, "process emphasis") over code spans and
@@ -12,8 +13,9 @@
 //! citation syntax, link, autolink, entity, escape, raw HTML, math or
 //! strikethrough could start from. Anything else is `None`, and the stream
 //! renders it as always. Its output is checked against the parser's on
-//! random lines (the tests below) and, in debug builds, against the
-//! stream's own rendering of the same text at every use.
+//! random lines (the tests below) and, in debug builds, where the stream
+//! uses it, against the stream's own rendering of the same text, every
+//! time (so every streaming test checks it too).
 
 use pulldown_cmark_escape::escape_html_body_text;
 
@@ -35,23 +37,31 @@ pub(super) fn block(text: &str) -> Option<String> {
     } else {
         ("<p>", line, "</p>\n")
     };
-    let content = content.trim_end_matches(' ');
-    if content.len() > LONGEST || !content.starts_with(|c: char| c.is_ascii_alphabetic()) {
+    let mut html = String::with_capacity(start.len() + content.len() + end.len() + 16);
+    html.push_str(start);
+    write_line(&mut html, content)?;
+    html.push_str(end);
+    Some(html)
+}
+
+/// Writes the inline HTML of `line` to `html` when it is one line within
+/// the subset that starts no block (trailing spaces aside); `None`, and
+/// nothing written, otherwise.
+pub(super) fn write_line(html: &mut String, line: &str) -> Option<()> {
+    let line = line.trim_end_matches(' ');
+    if line.len() > LONGEST || !line.starts_with(|c: char| c.is_ascii_alphabetic()) {
         return None;
     }
     let www = |w: &[u8]| w.eq_ignore_ascii_case(b"www.");
-    if !content.chars().all(in_subset) || content.as_bytes().windows(4).any(www) {
+    if !line.chars().all(in_subset) || line.as_bytes().windows(4).any(www) {
         return None;
     }
-    let mut pieces = pieces(content)?;
+    let mut pieces = pieces(line)?;
     process_emphasis(&mut pieces);
-    let mut html = String::with_capacity(start.len() + content.len() + end.len() + 16);
-    html.push_str(start);
     for piece in &pieces {
-        write_piece(&mut html, content, piece);
+        write_piece(html, line, piece);
     }
-    html.push_str(end);
-    Some(html)
+    Some(())
 }
 
 /// Characters that start nothing but emphasis and code spans here. No `[`,

@@ -763,10 +763,10 @@ fn list_item_in_subset(context: &RenderContext<'_>, opener: &str, text: &str) ->
     #[cfg(debug_assertions)]
     {
         let parsed = parse_children(context, opener, text);
-        assert_eq!(
-            (&children.html, format!("{:?}", children.index)),
-            (&parsed.html, format!("{:?}", parsed.index)),
-            "{opener:?} {text:?}"
+        inline_subset::assert_as_parsed(
+            (&children.html, &children.index),
+            (&parsed.html, &parsed.index),
+            text,
         );
         assert!(!parsed.open_raw_html && !parsed.awaits && parsed.definitions.is_empty());
     }

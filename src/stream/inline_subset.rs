@@ -19,6 +19,9 @@
 
 use pulldown_cmark_escape::escape_html_body_text;
 
+#[cfg(debug_assertions)]
+use crate::cite::index::IndexBuilder;
+
 /// The longest text tried: the delimiter search is quadratic in the runs
 /// of a line, and what is longer is rare in the tail and cheap to parse
 /// by comparison.
@@ -52,6 +55,7 @@ pub(super) fn write_line(html: &mut String, line: &str) -> Option<()> {
     if line.len() > LONGEST || !line.starts_with(|c: char| c.is_ascii_alphabetic()) {
         return None;
     }
+    // (`www.` starts one of citemark's autolinks.)
     let www = |w: &[u8]| w.eq_ignore_ascii_case(b"www.");
     if !line.chars().all(in_subset) || line.as_bytes().windows(4).any(www) {
         return None;
@@ -64,8 +68,24 @@ pub(super) fn write_line(html: &mut String, line: &str) -> Option<()> {
     Some(())
 }
 
+/// Debug builds' check where the stream uses this module: its HTML and
+/// citation state for `text` are the parser's.
+#[cfg(debug_assertions)]
+pub(super) fn assert_as_parsed(
+    ours: (&str, &IndexBuilder),
+    parsed: (&str, &IndexBuilder),
+    text: &str,
+) {
+    assert_eq!(ours.0, parsed.0, "{text:?}");
+    assert_eq!(
+        format!("{:?}", ours.1),
+        format!("{:?}", parsed.1),
+        "{text:?}"
+    );
+}
+
 /// Characters that start nothing but emphasis and code spans here. No `[`,
-/// `<`, `:`, `@`, `&`, `\\`, `$`, `~`, `|`, `!`, `【` (each may start a
+/// `<`, `:`, `@`, `&`, `\`, `$`, `~`, `|`, `!`, `【` (each may start a
 /// construct outside the subset), and no whitespace but the space.
 /// Non-ASCII text is in, but for what flanking cannot tell (see
 /// [`Class::Unknown`]).

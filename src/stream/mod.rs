@@ -1662,30 +1662,8 @@ impl RenderContext<'_> {
         let (line, reached) = match cut {
             None => (open, None),
             Some((cut, _)) => {
-                let (before, rest) = open.split_at_checked(cut)?;
-                let (line, blank) = before.split_at(before.find('\n')?);
-                let blank_lines = blank.bytes().filter(|&b| b == b'\n').count();
-                // (A paragraph: a list item or quote could go on after
-                // the blank lines.)
-                let paragraph = line.starts_with(|c: char| c.is_ascii_alphabetic());
-                if !paragraph || blank_lines < 2 || !blank.bytes().all(|b| b == b'\n' || b == b' ')
-                {
-                    return None;
-                }
-                if rest.contains('[') {
-                    // (What follows is parsed too: a footnote label or a
-                    // definition there changes what the part records.)
-                    return None;
-                }
-                let next_block = rest.bytes().any(|b| !b" \n".contains(&b));
-                (
-                    line,
-                    Some(if next_block {
-                        Reached::Cut
-                    } else {
-                        Reached::NotYet
-                    }),
-                )
+                let (line, reached) = paragraph_line_before(open, cut)?;
+                (line, Some(reached))
             }
         };
         let html = inline_subset::block(line)?;
@@ -1707,17 +1685,15 @@ impl RenderContext<'_> {
             let parsed_reached = Cell::new(Reached::NotYet);
             let parsed_cut = cut.map(|(cut, _)| (cut, &parsed_reached));
             let parsed = self.render_open_after("", open, after, parsed_cut);
-            assert_eq!(
-                (&written.html, format!("{:?}", written.index)),
-                (&parsed.html, format!("{:?}", parsed.index)),
-                "{open:?}"
+            inline_subset::assert_as_parsed(
+                (&written.html, &written.index),
+                (&parsed.html, &parsed.index),
+                open,
             );
             assert!(!parsed.open_raw_html && parsed.ambiguous_reference.is_none());
             assert!(!parsed.definition_may_go_on && parsed.closes.is_none());
             assert!(parsed.new_definitions.is_empty());
-            if let Some(reached) = reached {
-                assert_eq!(reached, parsed_reached.get(), "{open:?}");
-            }
+            assert_eq!(reached.unwrap_or(Reached::NotYet), parsed_reached.get());
         }
         if let (Some((_, cell)), Some(reached)) = (cut, reached) {
             cell.set(reached);
@@ -1901,6 +1877,34 @@ impl RenderContext<'_> {
         stand_ins.record(&mut index);
         (written, index)
     }
+}
+
+/// The line of the paragraph that `open` holds before `cut`, when that is
+/// one line starting with a letter, then blank lines up to the cut, and
+/// what the parse up to the cut would find ([`Reached`]). `None` when the
+/// text is otherwise, or when what follows the cut names a label (a
+/// footnote label or a definition there changes what a rendering records:
+/// it is parsed too).
+fn paragraph_line_before(open: &str, cut: usize) -> Option<(&str, Reached)> {
+    let (before, rest) = open.split_at_checked(cut)?;
+    let (line, blank) = before.split_at(before.find('\n')?);
+    // (Not a list item or quote line: those could go on after the blank
+    // lines.)
+    let paragraph = line.starts_with(|c: char| c.is_ascii_alphabetic());
+    let blank_lines = blank.bytes().filter(|&b| b == b'\n').count();
+    let only_blank = blank.bytes().all(|b| b == b'\n' || b == b' ');
+    if !paragraph || blank_lines < 2 || !only_blank || rest.contains('[') {
+        return None;
+    }
+    let next_block = rest.bytes().any(|b| b != b' ' && b != b'\n');
+    Some((
+        line,
+        if next_block {
+            Reached::Cut
+        } else {
+            Reached::NotYet
+        },
+    ))
 }
 
 /// A rendering of (part of) the open text.

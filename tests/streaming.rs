@@ -112,6 +112,28 @@ fn a_list_emptied_then_rewound_in_one_push_keeps_what_came_before_it() {
     }
 }
 
+/// Lists whose items are lines within the inline subset (words, emphasis,
+/// code spans) commit without the parser, outlines under an item too; the
+/// shapes around them go the parser's way. (Debug builds, as `make test`
+/// runs these, also check each such commit against the parser's.)
+#[test]
+fn lists_of_plain_lines_and_outlines_stream_as_rendered() {
+    for message in [
+        "- The *first* item\n- the `second` one\n- **third**\n\nAfter.\n",
+        "1. one\n2. two\n3. three\n",
+        "3) three\n4) four\n\n5) five, loose\n",
+        "- a\n  - b\n  - c\n    - d\n    - e\n  - f\n- g\n  - h\n",
+        "- a\n  - b\n      - too deep\n- c\n",
+        "- a\n   - three spaces\n- b\n",
+        "- a\n  * a star\n  - a dash\n- b\n",
+        "- a\n  - b\n\n- loose after an outline\n",
+        "- a\n  - b [1]\n- c\n  - www.example.com\n",
+        "* one\n* two\n+ three\n",
+    ] {
+        assert_streams_as_rendered(message, [1, 2, 3, 4, 7, 1000]);
+    }
+}
+
 /// Blocks are committed as the message goes, not all at `finish`: in
 /// every sample that has more than a couple of blocks, most of the HTML
 /// is appended before the end.

@@ -705,7 +705,8 @@ fn render_children(context: &RenderContext<'_>, opener: &str, text: &str) -> Chi
 /// [`render_children`] without the parser, for a list's next item when
 /// `opener` is the list's item before (`- x`, `2. x`, a blank line after
 /// it when the list is loose) and the item is one line within
-/// [`inline_subset`]: it holds no citation, reference or footnote, so its
+/// [`inline_subset`], or in a tight list, such a line and an outline under
+/// it ([`write_outline`]): it holds no citation, reference or footnote, so its
 /// index is the part's as it began. (Debug builds check it against the
 /// parser's rendering.)
 fn list_item_in_subset(context: &RenderContext<'_>, opener: &str, text: &str) -> Option<Children> {
@@ -724,13 +725,18 @@ fn list_item_in_subset(context: &RenderContext<'_>, opener: &str, text: &str) ->
         (None, None) => marker == text_marker && matches!(marker, "-" | "*" | "+"),
         _ => false,
     };
-    let line = rest.strip_suffix('\n')?;
-    let line = line.strip_suffix('\n').unwrap_or(line);
-    if !same_list {
+    let body = rest.strip_suffix('\n')?;
+    let (line, sublines) = match body.split_once('\n') {
+        // (A blank line after a line.)
+        Some((line, "")) => (line, None),
+        Some((line, sublines)) => (line, Some(sublines)),
+        None => (body, None),
+    };
+    if !same_list || (sublines.is_some() && loose) {
         return None;
     }
     // (The opener's item is there, as the parser gives it.)
-    let mut html = String::with_capacity(64 + line.len());
+    let mut html = String::with_capacity(64 + body.len());
     match ordered {
         None => html.push_str("<ul>\n"),
         Some((1, _)) => html.push_str("<ol>\n"),
@@ -744,6 +750,9 @@ fn list_item_in_subset(context: &RenderContext<'_>, opener: &str, text: &str) ->
     html.push_str(first);
     html.push_str(item_start);
     inline_subset::write_line(&mut html, line)?;
+    if let Some(sublines) = sublines {
+        write_outline(&mut html, sublines)?;
+    }
     html.push_str(item_end);
     html.push_str(if ordered.is_some() {
         "</ol>\n"
@@ -771,6 +780,38 @@ fn list_item_in_subset(context: &RenderContext<'_>, opener: &str, text: &str) ->
         assert!(!parsed.open_raw_html && !parsed.awaits && parsed.definitions.is_empty());
     }
     Some(children)
+}
+
+/// Writes the lines of a tight item after its first when they are an
+/// outline as models write one: items of `-`, each two spaces deeper than
+/// the item above it at most, each line within [`inline_subset`]; the
+/// sublists they open, and their ends, as the parser nests them. `None`
+/// otherwise (what was written is then dropped).
+fn write_outline(html: &mut String, sublines: &str) -> Option<()> {
+    let mut depth = 0;
+    for line in sublines.split('\n') {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let item = line[indent..].strip_prefix("- ")?;
+        let level = indent / 2;
+        if indent % 2 != 0 || level == 0 || level > depth + 1 {
+            return None;
+        }
+        if level > depth {
+            html.push_str("\n<ul>\n");
+        } else {
+            html.push_str("</li>\n");
+            for _ in level..depth {
+                html.push_str("</ul>\n</li>\n");
+            }
+        }
+        html.push_str("<li>");
+        inline_subset::write_line(html, item)?;
+        depth = level;
+    }
+    for _ in 0..depth {
+        html.push_str("</li>\n</ul>\n");
+    }
+    Some(())
 }
 
 /// An ordered list item's marker (up to 9 digits, then `.` or `)`) as

@@ -55,9 +55,12 @@ pub(super) fn write_line(html: &mut String, line: &str) -> Option<()> {
     if line.len() > LONGEST || !line.starts_with(|c: char| c.is_ascii_alphabetic()) {
         return None;
     }
-    // (`www.` starts one of citemark's autolinks.)
-    let www = |w: &[u8]| w.eq_ignore_ascii_case(b"www.");
-    if !line.chars().all(in_subset) || line.as_bytes().windows(4).any(www) {
+    let subset = if line.is_ascii() {
+        line.bytes().all(|b| in_subset(char::from(b)))
+    } else {
+        line.chars().all(in_subset)
+    };
+    if !subset || starts_autolink(line) {
         return None;
     }
     let mut pieces = pieces(line)?;
@@ -82,6 +85,12 @@ pub(super) fn assert_as_parsed(
         format!("{:?}", parsed.1),
         "{text:?}"
     );
+}
+
+/// Whether `line` holds a `www.`, where one of citemark's autolinks starts.
+fn starts_autolink(line: &str) -> bool {
+    memchr::memchr_iter(b'.', line.as_bytes())
+        .any(|dot| dot >= 3 && line.as_bytes()[dot - 3..dot].eq_ignore_ascii_case(b"www"))
 }
 
 /// Characters that start nothing but emphasis and code spans here. No `[`,
@@ -173,6 +182,10 @@ fn pieces(text: &str) -> Option<Vec<Piece>> {
     let mut at = 0;
     while at < line.len() {
         let b = line[at];
+        if !matches!(b, b'`' | b'*' | b'_') {
+            at += 1;
+            continue;
+        }
         let run = run_length(line, at);
         if b == b'`' {
             match closing_backticks(line, at + run, run) {
@@ -188,7 +201,7 @@ fn pieces(text: &str) -> Option<Vec<Piece>> {
                 // (An unmatched backtick string is literal text.)
                 None => at += run,
             }
-        } else if b == b'*' || b == b'_' {
+        } else {
             if run > LONGEST_RUN {
                 return None;
             }
@@ -208,8 +221,6 @@ fn pieces(text: &str) -> Option<Vec<Piece>> {
             }));
             at += run;
             text_start = at;
-        } else {
-            at += 1;
         }
     }
     push_text(&mut pieces, text_start, line.len());

@@ -4,7 +4,8 @@
 //! Much of what a stream renders is one such line: in the tail, a span
 //! being typed (`x **4\u{E000}**`: the stand-in word, the span, the typing
 //! mark) or a new item's first word; at a commit, a paragraph of one line,
-//! or a list's next item. Through the parser and the citation pipeline each
+//! or a list's next item (in a tight list, with an outline of such lines
+//! under it: `container::write_outline`). Through the parser and the citation pipeline each
 //! costs some 12 k instructions whatever its length (docs/streaming.md,
 //! "Where this design stops"); here it costs what its bytes do. This is the
 //! first part of the inline renderer that keeps its state: CommonMark's

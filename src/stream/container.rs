@@ -19,6 +19,7 @@ use pulldown_cmark::Event;
 
 use super::boundary::{has_blank_line, is_blank};
 use super::frontier::{without_blank_lines_at_end, Committed, Entered, Frontier};
+use super::preview::ItemMark;
 use super::provisional::StandIns;
 use super::FindLast;
 use super::{inline_subset, preview, RenderContext};
@@ -718,30 +719,32 @@ fn list_item_in_subset(context: &RenderContext<'_>, opener: &str, text: &str) ->
         Some(marker) => (marker, true),
         None => (opener.strip_suffix(" x\n")?, false),
     };
-    let ordered = ordered_marker(marker);
-    let (text_marker, rest) = text.split_once(' ')?;
-    let same_list = match (ordered, ordered_marker(text_marker)) {
-        (Some((_, before)), Some((_, next))) => before == next,
-        (None, None) => marker == text_marker && matches!(marker, "-" | "*" | "+"),
-        _ => false,
-    };
-    let body = rest.strip_suffix('\n')?;
+    // (Items of one list repeat its mark: `preview::item_marker`.)
+    let (mark, _) = preview::item_marker(marker)?;
+    let (text_mark, rest) = preview::item_marker(text)?;
+    let body = rest.strip_prefix(' ')?.strip_suffix('\n')?;
     let (line, sublines) = match body.split_once('\n') {
         // (A blank line after a line.)
         Some((line, "")) => (line, None),
         Some((line, sublines)) => (line, Some(sublines)),
         None => (body, None),
     };
-    if !same_list || (sublines.is_some() && loose) {
+    if text_mark != mark || (sublines.is_some() && loose) {
         return None;
     }
     // (The opener's item is there, as the parser gives it.)
+    let (list_start, list_end) = mark.list_tags();
     let mut html = String::with_capacity(64 + body.len());
-    match ordered {
-        None => html.push_str("<ul>\n"),
-        Some((1, _)) => html.push_str("<ol>\n"),
-        Some((start, _)) => html.push_str(&format!("<ol start=\"{start}\">\n")),
+    html.push_str(list_start);
+    if let ItemMark::Ordered(_) = mark {
+        // (`item_marker` took 1 to 9 digits.)
+        let start: u32 = marker[..marker.len() - 1].parse().ok()?;
+        if start != 1 {
+            html.push_str(&format!(" start=\"{start}\""));
+        }
+        html.push('>');
     }
+    html.push('\n');
     let (first, item_start, item_end) = if loose {
         ("<li>\n<p>x</p>\n</li>\n", "<li>\n<p>", "</p>\n</li>\n")
     } else {
@@ -754,11 +757,7 @@ fn list_item_in_subset(context: &RenderContext<'_>, opener: &str, text: &str) ->
         write_outline(&mut html, sublines)?;
     }
     html.push_str(item_end);
-    html.push_str(if ordered.is_some() {
-        "</ol>\n"
-    } else {
-        "</ul>\n"
-    });
+    html.push_str(list_end);
     let children = Children {
         html,
         open_raw_html: false,
@@ -812,21 +811,6 @@ fn write_outline(html: &mut String, sublines: &str) -> Option<()> {
         html.push_str("</li>\n</ul>\n");
     }
     Some(())
-}
-
-/// An ordered list item's marker (up to 9 digits, then `.` or `)`) as
-/// its number and delimiter; `None` for a bullet or anything else.
-fn ordered_marker(marker: &str) -> Option<(u32, u8)> {
-    let (digits, delimiter) = marker.split_at_checked(marker.len().checked_sub(1)?)?;
-    let delimiter = match delimiter {
-        "." => b'.',
-        ")" => b')',
-        _ => return None,
-    };
-    if digits.is_empty() || digits.len() > 9 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    Some((digits.parse().ok()?, delimiter))
 }
 
 /// [`render_children`] through the parser.

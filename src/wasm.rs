@@ -161,8 +161,10 @@ pub fn render(markdown: &str, options_json: &str) -> Result<Parts, String> {
 #[wasm_bindgen]
 pub struct WasmStream {
     inner: Stream,
-    /// The last push's `append` and `citations`, when it had any.
-    committed: Option<Parts>,
+    /// The last push's patch but its tail, when it held anything: read
+    /// with [`WasmStream::take_committed`] and
+    /// [`WasmStream::take_committed_meta`]; empty when it held nothing.
+    committed: Committed,
     /// Where the last tail change goes ([`WasmStream::change_at`]).
     change_at: u32,
 }
@@ -174,14 +176,14 @@ impl WasmStream {
     pub fn new(options_json: &str) -> Result<WasmStream, String> {
         Ok(WasmStream {
             inner: Stream::new(options(options_json)?),
-            committed: None,
+            committed: Committed::default(),
             change_at: 0,
         })
     }
 
     /// [`Stream::push`]: the `Patch`'s `tail`; the rest of it (`append`,
     /// `steps`, `citations`, `rewind`, `mark`) waits in
-    /// [`WasmStream::committed`]. (Most pushes commit
+    /// [`WasmStream::take_committed`]. (Most pushes commit
     /// nothing: then only the tail crosses the boundary.)
     pub fn push(&mut self, chunk: &str) -> Result<String, String> {
         test_trap(chunk);
@@ -193,7 +195,7 @@ impl WasmStream {
 
     /// [`Stream::push_shown`]: text the JS glue typed and showed `shown`
     /// bytes of itself, as [`WasmStream::typing`] said; its patch waits in
-    /// [`WasmStream::committed`]; whether it holds anything. (As UTF-8,
+    /// [`WasmStream::take_committed`]; whether it holds anything. (As UTF-8,
     /// which `TextEncoder` makes of any string, ropes of typed chunks
     /// included: strings of many shapes passed through wasm-bindgen's
     /// character loop made it, and every later call, slower.)
@@ -240,7 +242,7 @@ impl WasmStream {
     }
 
     /// [`Stream::push_deferred`]: its patch waits in
-    /// [`WasmStream::committed`]; whether it holds anything. (Most pushes
+    /// [`WasmStream::take_committed`]; whether it holds anything. (Most pushes
     /// commit nothing: then JS does not ask for it.)
     #[wasm_bindgen(js_name = pushDeferred)]
     pub fn push_deferred(&mut self, chunk: &str) -> Result<bool, String> {
@@ -249,10 +251,23 @@ impl WasmStream {
         self.keep_committed(patch)
     }
 
-    /// The last push's `append`, `steps`, `citations`, `rewind` and
-    /// `mark`, or `undefined` when it committed nothing.
-    pub fn committed(&mut self) -> Option<Parts> {
-        self.committed.take()
+    /// The last push's `append`, then its `citations` as JSON when it has
+    /// any (where they start is in [`WasmStream::take_committed_meta`]); empty
+    /// when it committed nothing. (Two calls for a committed patch, where
+    /// an object with a getter per field took eight and a finalizer.)
+    #[wasm_bindgen(js_name = takeCommitted)]
+    pub fn take_committed(&mut self) -> String {
+        std::mem::take(&mut self.committed.text)
+    }
+
+    /// The rest of the last push's patch, in numbers: `Patch.rewind` (bit
+    /// 0) and `Patch.mark` (bit 1); `Patch.empty` plus 1 (0: not set);
+    /// where in [`WasmStream::take_committed`]'s text the citations
+    /// start, in UTF-16 units (its length: none); then the steps as
+    /// [`Parts::take_steps`] gives them.
+    #[wasm_bindgen(js_name = takeCommittedMeta)]
+    pub fn take_committed_meta(&mut self) -> Vec<u32> {
+        std::mem::take(&mut self.committed.meta)
     }
 
     /// [`Stream::tail`].
@@ -339,15 +354,45 @@ fn insert_at(depth: usize, before: usize) -> Option<u32> {
 }
 
 impl WasmStream {
-    /// Keeps `patch` for [`WasmStream::committed`] unless it holds
+    /// Keeps `patch` for [`WasmStream::take_committed`] unless it holds
     /// nothing; whether it holds anything.
     fn keep_committed(&mut self, patch: Patch) -> Result<bool, String> {
         let empty =
             patch.append.is_empty() && patch.citations.is_empty() && !patch.rewind && !patch.mark;
         self.committed = match empty {
-            true => None,
-            false => Some(Parts::of_patch(patch)?),
+            true => Committed::default(),
+            false => Committed::of(patch)?,
         };
         Ok(!empty)
+    }
+}
+
+/// A patch but its tail as [`WasmStream::take_committed`] and
+/// [`WasmStream::take_committed_meta`] hand it over.
+#[derive(Default)]
+struct Committed {
+    /// `append`, then the citations' JSON unless there are none.
+    text: String,
+    meta: Vec<u32>,
+}
+
+impl Committed {
+    fn of(patch: Patch) -> Result<Committed, String> {
+        let steps = utf16_steps(&patch.append, &patch.steps);
+        let mut text = patch.append;
+        // (As UTF-16 units; a message past 4 billion of them does not fit
+        // a wasm32 address space.)
+        let citations_at = u32::try_from(text.encode_utf16().count()).unwrap_or(u32::MAX);
+        if !patch.citations.is_empty() {
+            text.push_str(&to_json(&patch.citations)?);
+        }
+        let flags = (u32::from(patch.rewind) * REWIND) | (u32::from(patch.mark) * MARK);
+        let empty = patch
+            .empty
+            .map_or(0, |keep| u32::try_from(keep).unwrap_or(u32::MAX - 1) + 1);
+        let mut meta = Vec::with_capacity(3 + steps.len());
+        meta.extend([flags, empty, citations_at]);
+        meta.extend(steps);
+        Ok(Committed { text, meta })
     }
 }

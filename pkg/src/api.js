@@ -155,11 +155,25 @@ function typingAfter(kind, fence, line, text) {
 function shownOf(kind, line, typed) {
   if (kind === HELD_ROW) return "";
   if (kind === VERBATIM) return line === SETTLED ? typed : typed.slice(0, typed.lastIndexOf("\n") + 1);
-  let text = typed.replace(/ +$/, "");
-  for (let space = text.lastIndexOf(" "); space >= 0 && URL_START.test(text.slice(space + 1)); space = text.lastIndexOf(" ")) {
-    text = text.slice(0, space).replace(/ +$/, "");
+  // (By hand, as `escapeText`: this runs at every push typed here.)
+  let end = withoutSpacesAfter(typed, typed.length);
+  for (let space = typed.lastIndexOf(" ", end - 1); space >= 0 && mayStartUrl(typed, space + 1, end); ) {
+    end = withoutSpacesAfter(typed, space);
+    space = typed.lastIndexOf(" ", end - 1);
   }
-  return text;
+  return end === typed.length ? typed : typed.slice(0, end);
+}
+
+/** Where the spaces that end `text`'s first `end` units start. */
+function withoutSpacesAfter(text, end) {
+  while (end > 0 && text.charCodeAt(end - 1) === 32) end -= 1;
+  return end;
+}
+
+/** Whether `text` from `start` to `end` is a word that may start a URL (`URL_START`). */
+function mayStartUrl(text, start, end) {
+  const first = text.charCodeAt(start);
+  return end - start <= 6 && (first === 104 || first === 119) && URL_START.test(text.slice(start, end));
 }
 
 /** UTF-16 units of code lines typed here past which a line break pushes them. */
@@ -216,6 +230,21 @@ function patch(parts) {
   } finally {
     parts.free();
   }
+}
+
+/**
+ * A push's patch without its tail, as `WasmStream.takeCommittedMeta()` and
+ * `takeCommitted()` hand it over (`meta`: flags, `empty` + 1, where the
+ * citations' JSON starts in `text`, then the steps as `takeSteps()` gives them).
+ */
+function committedPatch(meta, text) {
+  const citationsAt = meta[2];
+  const append = citationsAt === text.length ? text : text.slice(0, citationsAt);
+  const steps = [];
+  for (let i = 3; i < meta.length; i += 2) steps.push({ [STEP_KINDS[meta[i]]]: meta[i + 1] });
+  const citations = citationsAt === text.length ? [] : JSON.parse(text.slice(citationsAt));
+  const fields = { append, steps, citations };
+  return withFlags(meta[0], meta[1] === 0 ? fields : { empty: meta[1] - 1, ...fields });
 }
 
 /** `fields` with `rewind: true` and `mark: true` first, when `flags` has them. */
@@ -547,8 +576,8 @@ export function makeApi(createGlue, payload) {
     }
     /** The last push's patch without its tail (most pushes commit nothing). */
     #committed(inner) {
-      const parts = inner.committed();
-      return parts === undefined ? nothing() : patch(parts);
+      const meta = inner.takeCommittedMeta();
+      return meta.length === 0 ? nothing() : committedPatch(meta, inner.takeCommitted());
     }
     tail() {
       this.#check("tail");

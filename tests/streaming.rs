@@ -134,6 +134,25 @@ fn lists_of_plain_lines_and_outlines_stream_as_rendered() {
     }
 }
 
+/// Lines within the inline subset that hold citation markers and footnote
+/// references, and a message's closing footnote definitions, one a line,
+/// go to the citation pipeline as events read without the parser; the
+/// shapes around them go the parser's way. (Debug builds, as `make test`
+/// runs these, also check each such rendering against the parser's.)
+#[test]
+fn lines_with_markers_and_footnotes_stream_as_rendered() {
+    for message in [
+        "Revenue grew **a third** [1] in Q3[^q].\n\nIt held [2, 3]. Costs *fell*[^c] [1][^q].\n\n\
+         [^q]: The **third** quarter [2].\n[^c]: Costs `opex` fell.\n",
+        "- a [1]\n- b[^1] c\n\n> quoted [2][^2]\n\n[^1]: one\n[^2]: two [1]\n",
+        "x [1](https://e.com) y [citation needed] [1][2] [^a b]\n\n[^a b]: spaced\n",
+        "Ends unfinished [^x]\n\n[^x]: a line\nlazy, not a definition [3]\n[^y]: and [^x]\n",
+        "[^d]: defined first [1]\n\nthen used[^d], twice [^d].\n",
+    ] {
+        assert_streams_as_rendered(message, [1, 2, 3, 4, 7, 1000]);
+    }
+}
+
 /// Blocks are committed as the message goes, not all at `finish`: in
 /// every sample that has more than a couple of blocks, most of the HTML
 /// is appended before the end.

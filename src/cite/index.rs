@@ -281,6 +281,21 @@ impl IndexBuilder {
         IndexBuilder::default()
     }
 
+    /// This builder as another's Debug form reads it, but for the offset
+    /// it was written at (which counts what was parsed before the part,
+    /// and matters only while the part is written): debug builds' checks
+    /// of one rendering against another.
+    #[cfg(debug_assertions)]
+    pub(crate) fn debug_at(&self, offset_of: &IndexBuilder) -> String {
+        format!(
+            "{:?}",
+            IndexBuilder {
+                offset: offset_of.offset,
+                ..self.clone()
+            }
+        )
+    }
+
     /// A builder for the next part of a message, parsed at `offset`: it
     /// continues this one's ordinals and source numbers, and starts empty.
     pub(crate) fn part(&self, offset: Offset) -> Self {

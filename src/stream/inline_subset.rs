@@ -1,5 +1,7 @@
-//! A line of inline text rendered without the parser, when it stays within
-//! a small subset of CommonMark: words, emphasis (`*`, `_`) and code spans.
+//! A line of inline text read without the parser, when it stays within a
+//! small subset of CommonMark: words, emphasis (`*`, `_`) and code spans,
+//! rendered here; with citation markers and footnote references, read
+//! into the parser's events for the citation pipeline.
 //!
 //! Much of what a stream renders is one such line: in the tail, a span
 //! being typed (`x **4\u{E000}**`: the stand-in word, the span, the typing
@@ -12,21 +14,32 @@
 //! delimiter algorithm (spec 6.2, "process emphasis") over code spans and
 //! delimiter runs, for one line that starts no block and holds nothing a
 //! citation syntax, link, autolink, entity, escape, raw HTML, math or
-//! strikethrough could start from. Anything else is `None`, and the stream
-//! renders it as always. Its output is checked against the parser's on
+//! strikethrough could start from. With markers (`[1]`, `[1, 3]`) or
+//! footnote references (`[^x]`) among its words, or as a message's
+//! closing footnote definitions, one a line, such text is read into the
+//! events the parser would give ([`block_events`]), which the stream hands
+//! to the citation pipeline as it does the parser's: the parse is saved,
+//! and citations are found as always. Anything else is `None`, and the
+//! stream renders it as always. Its output is checked against the parser's on
 //! random lines (the tests below) and, in debug builds, where the stream
 //! uses it, against the stream's own rendering of the same text, every
 //! time (so every streaming test checks it too).
 
+use std::ops::Range;
+
+use pulldown_cmark::{CowStr, Event, Tag, TagEnd};
 use pulldown_cmark_escape::escape_html_body_text;
 
 #[cfg(debug_assertions)]
 use crate::cite::index::IndexBuilder;
 
-/// The longest text tried: the delimiter search is quadratic in the runs
-/// of a line, and what is longer is rare in the tail and cheap to parse
-/// by comparison.
-const LONGEST: usize = 256;
+/// The longest text tried: a paragraph of a few sentences, which models
+/// often write on one line. (What is longer is rare, and cheap to parse
+/// by comparison.)
+const LONGEST: usize = 1024;
+/// The most delimiter runs a line may have: the delimiter search is
+/// quadratic in them.
+const MOST_RUNS: usize = 64;
 
 /// The HTML of `text` rendered alone, as [`render`](crate::render) gives
 /// it with any options, when `text` is one line (a line break may end it)
@@ -52,24 +65,134 @@ pub(super) fn block(text: &str) -> Option<String> {
 /// the subset that starts no block (trailing spaces aside); `None`, and
 /// nothing written, otherwise.
 pub(super) fn write_line(html: &mut String, line: &str) -> Option<()> {
-    let line = line.trim_end_matches(' ');
-    if line.len() > LONGEST || !line.starts_with(|c: char| c.is_ascii_alphabetic()) {
-        return None;
-    }
-    let subset = if line.is_ascii() {
-        line.bytes().all(|b| in_subset(char::from(b)))
-    } else {
-        line.chars().all(in_subset)
-    };
-    if !subset || starts_autolink(line) {
-        return None;
-    }
-    let mut pieces = pieces(line)?;
-    process_emphasis(&mut pieces);
+    let (line, pieces) = parse_line(line, Brackets::NONE)?;
     for piece in &pieces {
         write_piece(html, line, piece);
     }
     Some(())
+}
+
+/// The brackets a line may hold besides the subset's, for
+/// [`block_events`]: each is read as the parser reads it, so that the
+/// citation pipeline, fed the same events, finds the same citations.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Brackets {
+    /// Citation markers, `[1]` and `[1, 3]` (shortcut references that no
+    /// definition after them can change: citemark's markers are on).
+    pub(super) markers: bool,
+    /// Footnote references with a plain label, `[^x]` (read
+    /// provisionally: as references to a definition still to come).
+    pub(super) footnotes: bool,
+}
+
+impl Brackets {
+    const NONE: Brackets = Brackets {
+        markers: false,
+        footnotes: false,
+    };
+
+    fn any(self) -> bool {
+        self.markers || self.footnotes
+    }
+}
+
+/// The parser's events for `text`, as [`block`] takes it, when it holds
+/// `brackets` (else `None`: [`block`] renders it, or the parser must),
+/// with their ranges in `text`: the events the stream hands the citation
+/// pipeline instead of the parser's.
+pub(super) fn block_events(
+    text: &str,
+    brackets: Brackets,
+) -> Option<Vec<(Event<'_>, Range<usize>)>> {
+    if brackets.footnotes && text.starts_with("[^") {
+        return definitions_events(text, brackets);
+    }
+    let line = text.strip_suffix('\n').unwrap_or(text);
+    // The block around the line, and the one inside it, with their
+    // ranges: a list item's is the whole line, as its list's; a quote's
+    // paragraph starts after its marker.
+    let whole = 0..text.len();
+    let (content_at, outer, inner) = if line.starts_with("- ") {
+        (2, Tag::List(None), Some((Tag::Item, whole.clone())))
+    } else if line.starts_with("> ") {
+        let paragraph = (Tag::Paragraph, 2..text.len());
+        (2, Tag::BlockQuote(None), Some(paragraph))
+    } else {
+        (0, Tag::Paragraph, None)
+    };
+    let (content, pieces) = parse_line(&line[content_at..], brackets)?;
+    let bracketed = |piece: &Piece| matches!(piece, Piece::Bracket { .. } | Piece::Footnote { .. });
+    if !pieces.iter().any(bracketed) {
+        return None;
+    }
+    let mut events = Vec::with_capacity(pieces.len() + 4);
+    events.push((Event::Start(outer.clone()), whole.clone()));
+    if let Some((tag, range)) = &inner {
+        events.push((Event::Start(tag.clone()), range.clone()));
+    }
+    push_inline_events(&mut events, content, content_at, &pieces)?;
+    if let Some((tag, range)) = inner {
+        events.push((Event::End(tag.to_end()), range));
+    }
+    events.push((Event::End(outer.to_end()), whole));
+    Some(events)
+}
+
+/// [`block_events`] for footnote definitions, one a line (`[^x]: text`),
+/// as a message's end has them.
+fn definitions_events(text: &str, brackets: Brackets) -> Option<Vec<(Event<'_>, Range<usize>)>> {
+    let mut events = Vec::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let whole = start..start + line.len();
+        let rest = line.strip_prefix("[^")?;
+        let label = &rest[..rest.find("]:")?];
+        if label.is_empty() || !label.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return None;
+        }
+        let after = &rest[label.len() + 2..];
+        let content_at = start + line.len() - after.trim_start_matches(' ').len();
+        let (content, pieces) = parse_line(
+            after.trim_start_matches(' ').trim_end_matches('\n'),
+            brackets,
+        )?;
+        let paragraph = content_at..whole.end;
+        let label = CowStr::Borrowed(label);
+        events.push((Event::Start(Tag::FootnoteDefinition(label)), whole.clone()));
+        events.push((Event::Start(Tag::Paragraph), paragraph.clone()));
+        push_inline_events(&mut events, content, content_at, &pieces)?;
+        events.push((Event::End(TagEnd::Paragraph), paragraph));
+        events.push((Event::End(TagEnd::FootnoteDefinition), whole.clone()));
+        start = whole.end;
+    }
+    (!events.is_empty()).then_some(events)
+}
+
+/// `line` without its trailing spaces, in pieces, with emphasis
+/// processed, when it is one line within the subset (and `brackets`)
+/// that starts no block.
+fn parse_line(line: &str, brackets: Brackets) -> Option<(&str, Vec<Piece>)> {
+    let line = line.trim_end_matches(' ');
+    if line.len() > LONGEST || !line.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    // (Brackets first: most are not those read here, and say so soon.)
+    let read = |at: usize| bracketed(line, at, brackets).is_some();
+    if brackets.any() && !memchr::memchr_iter(b'[', line.as_bytes()).all(read) {
+        return None;
+    }
+    let allowed = |c: char| in_subset(c) || (brackets.any() && matches!(c, '[' | ']' | '^'));
+    let subset = if line.is_ascii() {
+        line.bytes().all(|b| allowed(char::from(b)))
+    } else {
+        line.chars().all(allowed)
+    };
+    if !subset || starts_autolink(line) {
+        return None;
+    }
+    let mut pieces = pieces(line, brackets)?;
+    process_emphasis(&mut pieces);
+    Some((line, pieces))
 }
 
 /// Debug builds' check where the stream uses this module: its HTML and
@@ -82,7 +205,7 @@ pub(super) fn assert_as_parsed(
 ) {
     assert_eq!(ours.0, parsed.0, "{text:?}");
     assert_eq!(
-        format!("{:?}", ours.1),
+        ours.1.debug_at(parsed.1),
         format!("{:?}", parsed.1),
         "{text:?}"
     );
@@ -111,17 +234,38 @@ fn in_subset(c: char) -> bool {
     }
 }
 
-/// A piece of the line: text, a code span, or a delimiter run.
+/// A piece of the line: text, a code span, a delimiter run, or (with
+/// [`Brackets`]) a bracket or footnote reference.
 #[derive(Debug)]
 enum Piece {
-    Text { start: usize, end: usize },
-    Code { start: usize, end: usize },
+    Text {
+        start: usize,
+        end: usize,
+    },
+    /// The code between backtick strings `ticks` long.
+    Code {
+        start: usize,
+        end: usize,
+        ticks: usize,
+    },
     Run(Run),
+    /// A marker's `[` or `]`: text, but an event of its own, as the
+    /// parser makes it.
+    Bracket {
+        at: usize,
+    },
+    /// `[^label]`.
+    Footnote {
+        start: usize,
+        end: usize,
+    },
 }
 
 /// A run of `*` or `_` (spec 6.2), with what process emphasis made of it.
 #[derive(Debug)]
 struct Run {
+    /// Where it starts in the line.
+    start: usize,
     delimiter: u8,
     /// The run's length in the source (for the rule of 3).
     length: usize,
@@ -176,16 +320,35 @@ impl Spans {
 /// has it, then delimiter runs in the text between them. `None` when a
 /// run's flanking turns on a character this module cannot classify, or a
 /// run is longer than [`LONGEST_RUN`].
-fn pieces(text: &str) -> Option<Vec<Piece>> {
+fn pieces(text: &str, brackets: Brackets) -> Option<Vec<Piece>> {
     let line = text.as_bytes();
     let mut pieces = Vec::with_capacity(8);
     let mut text_start = 0;
     let mut at = 0;
+    let mut runs = 0;
     while at < line.len() {
         let b = line[at];
-        if !matches!(b, b'`' | b'*' | b'_') {
+        if !matches!(b, b'`' | b'*' | b'_' | b'[' | b']') {
             at += 1;
             continue;
+        }
+        if b == b'[' {
+            let (end, footnote) = bracketed(text, at, brackets)?;
+            push_text(&mut pieces, text_start, at);
+            if footnote {
+                pieces.push(Piece::Footnote { start: at, end });
+            } else {
+                pieces.push(Piece::Bracket { at });
+                push_text(&mut pieces, at + 1, end - 1);
+                pieces.push(Piece::Bracket { at: end - 1 });
+            }
+            at = end;
+            text_start = at;
+            continue;
+        }
+        if b == b']' {
+            // (One that closes no marker.)
+            return None;
         }
         let run = run_length(line, at);
         if b == b'`' {
@@ -195,6 +358,7 @@ fn pieces(text: &str) -> Option<Vec<Piece>> {
                     pieces.push(Piece::Code {
                         start: at + run,
                         end: close,
+                        ticks: run,
                     });
                     at = close + run;
                     text_start = at;
@@ -203,7 +367,8 @@ fn pieces(text: &str) -> Option<Vec<Piece>> {
                 None => at += run,
             }
         } else {
-            if run > LONGEST_RUN {
+            runs += 1;
+            if run > LONGEST_RUN || runs > MOST_RUNS {
                 return None;
             }
             push_text(&mut pieces, text_start, at);
@@ -211,6 +376,7 @@ fn pieces(text: &str) -> Option<Vec<Piece>> {
             let after = Class::of(text[at + run..].chars().next());
             let (can_open, can_close) = can_open_close(b, before, after)?;
             pieces.push(Piece::Run(Run {
+                start: at,
                 delimiter: b,
                 length: run,
                 left: run,
@@ -226,6 +392,39 @@ fn pieces(text: &str) -> Option<Vec<Piece>> {
     }
     push_text(&mut pieces, text_start, line.len());
     Some(pieces)
+}
+
+/// Where the bracketed text at `at` ends, and whether it is a footnote
+/// reference, when it is one `brackets` allows and nothing after it makes
+/// it a link (a destination, another label) or a definition; `None`
+/// otherwise.
+fn bracketed(line: &str, at: usize, brackets: Brackets) -> Option<(usize, bool)> {
+    let rest = &line[at + 1..];
+    let inner = &rest[..rest.find(']')?];
+    let end = at + inner.len() + 2;
+    let footnote = match inner.strip_prefix('^') {
+        Some(label) => {
+            let plain = !label.is_empty() && label.bytes().all(|b| b.is_ascii_alphanumeric());
+            if !(brackets.footnotes && plain) {
+                return None;
+            }
+            true
+        }
+        None => {
+            let numbers = inner
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b == b',' || b == b' ');
+            if !(brackets.markers && numbers && crate::cite::is_marker_label(inner)) {
+                return None;
+            }
+            false
+        }
+    };
+    match line.as_bytes().get(end) {
+        Some(b'(' | b':') => None,
+        Some(b'[') if !line[end..].starts_with("[^") => None,
+        _ => Some((end, footnote)),
+    }
 }
 
 fn push_text(pieces: &mut Vec<Piece>, start: usize, end: usize) {
@@ -375,21 +574,9 @@ impl Run {
 fn write_piece(html: &mut String, text: &str, piece: &Piece) {
     match piece {
         Piece::Text { start, end } => escape(html, &text[*start..*end]),
-        Piece::Code { start, end } => {
-            let code = &text[*start..*end];
-            // (One space is stripped from each side when both have one and
-            // the code is not all spaces.)
-            let code = if code.len() >= 2
-                && code.starts_with(' ')
-                && code.ends_with(' ')
-                && code.bytes().any(|b| b != b' ')
-            {
-                &code[1..code.len() - 1]
-            } else {
-                code
-            };
+        Piece::Code { start, end, .. } => {
             html.push_str("<code>");
-            escape(html, code);
+            escape(html, code_content(&text[*start..*end]));
             html.push_str("</code>");
         }
         Piece::Run(run) => {
@@ -398,7 +585,95 @@ fn write_piece(html: &mut String, text: &str, piece: &Piece) {
             html.extend(std::iter::repeat_n(literal, run.left));
             run.opens.write(html, false);
         }
+        // (Only `parse_line` with brackets makes these, for events.)
+        Piece::Bracket { at } => escape(html, &text[*at..*at + 1]),
+        Piece::Footnote { start, end } => escape(html, &text[*start..*end]),
     }
+}
+
+/// A code span's content as it shows: one space is stripped from each
+/// side when both have one and the code is not all spaces.
+fn code_content(code: &str) -> &str {
+    if code.len() >= 2
+        && code.starts_with(' ')
+        && code.ends_with(' ')
+        && code.bytes().any(|b| b != b' ')
+    {
+        &code[1..code.len() - 1]
+    } else {
+        code
+    }
+}
+
+/// Pushes the parser's inline events for `line`'s `pieces` to `events`,
+/// their ranges `offset` on. Each emphasis span's start and end share
+/// the range from its opening delimiters to its closing ones: a run's
+/// delimiters are those it closes with, its literal ones, then those it
+/// opens with. `None` if the spans do not nest (which process emphasis
+/// never leaves).
+fn push_inline_events<'t>(
+    events: &mut Vec<(Event<'t>, Range<usize>)>,
+    line: &'t str,
+    offset: usize,
+    pieces: &[Piece],
+) -> Option<()> {
+    let text = |start: usize, end: usize| {
+        (
+            Event::Text(CowStr::Borrowed(&line[start..end])),
+            offset + start..offset + end,
+        )
+    };
+    // The open spans' start events, innermost last.
+    let mut open = Vec::new();
+    for piece in pieces {
+        match *piece {
+            Piece::Text { start, end } => events.push(text(start, end)),
+            Piece::Code { start, end, ticks } => {
+                let code = CowStr::Borrowed(code_content(&line[start..end]));
+                events.push((
+                    Event::Code(code),
+                    offset + start - ticks..offset + end + ticks,
+                ));
+            }
+            Piece::Bracket { at } => events.push(text(at, at + 1)),
+            Piece::Footnote { start, end } => {
+                let label = CowStr::Borrowed(&line[start + 2..end - 1]);
+                events.push((
+                    Event::FootnoteReference(label),
+                    offset + start..offset + end,
+                ));
+            }
+            Piece::Run(ref run) => {
+                let mut edge = offset + run.start;
+                for i in 0..run.closes.count {
+                    let strong = run.closes.strong >> i & 1 == 1;
+                    edge += if strong { 2 } else { 1 };
+                    let opened: usize = open.pop()?;
+                    let range = events[opened].1.start..edge;
+                    events[opened].1 = range.clone();
+                    let end = if strong {
+                        TagEnd::Strong
+                    } else {
+                        TagEnd::Emphasis
+                    };
+                    events.push((Event::End(end), range));
+                }
+                let literal = edge - offset;
+                if run.left > 0 {
+                    events.push(text(literal, literal + run.left));
+                }
+                edge += run.left;
+                for i in 0..run.opens.count {
+                    let strong = run.opens.strong >> i & 1 == 1;
+                    let tag = if strong { Tag::Strong } else { Tag::Emphasis };
+                    open.push(events.len());
+                    events.push((Event::Start(tag), edge..edge));
+                    edge += if strong { 2 } else { 1 };
+                }
+            }
+        }
+    }
+    open.is_empty().then_some(())
 }
 
 fn escape(html: &mut String, text: &str) {
@@ -408,7 +683,12 @@ fn escape(html: &mut String, text: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::block;
+    use std::ops::Range;
+
+    use pulldown_cmark::{CowStr, Event};
+
+    use super::{block, block_events, Brackets};
+    use crate::stream::provisional::{Reading, StandIns};
     use crate::{render, Options};
     use proptest::prelude::*;
 
@@ -487,8 +767,133 @@ mod tests {
         }
     }
 
+    /// `events` with each run of text events as one (the citation
+    /// pipeline reads them so; where the parser splits a run varies).
+    fn merged(events: Vec<(Event<'_>, Range<usize>)>) -> Vec<(Event<'_>, Range<usize>)> {
+        let mut out: Vec<(Event<'_>, Range<usize>)> = Vec::new();
+        for (event, range) in events {
+            if let (Some((Event::Text(last), last_range)), Event::Text(text)) =
+                (out.last_mut(), &event)
+            {
+                if last_range.end == range.start {
+                    *last = CowStr::from([&**last, &**text].concat());
+                    last_range.end = range.end;
+                    continue;
+                }
+            }
+            out.push((event, range));
+        }
+        out
+    }
+
+    /// `block_events(text)`, when it reads `text`, gives the parser's
+    /// events (their runs of text merged): read after the stand-in
+    /// definitions a stream's provisional reading puts first, so that its
+    /// footnote references are references.
+    fn same_events_as_parser(text: &str) {
+        let brackets = Brackets {
+            markers: true,
+            footnotes: true,
+        };
+        let Some(ours) = block_events(text, brackets) else {
+            return;
+        };
+        let stand_ins = StandIns::new(text, Reading::Provisional);
+        let base = stand_ins.as_str().len();
+        let full = [stand_ins.as_str(), text].concat();
+        let parsed: Vec<_> = crate::parse::parse(&full)
+            .filter(|(_, range)| range.start >= base)
+            .map(|(event, range)| (event, range.start - base..range.end - base))
+            .collect();
+        assert_eq!(merged(ours), merged(parsed), "{text:?}");
+    }
+
+    #[test]
+    fn reads_markers_and_footnotes_as_the_parser_does() {
+        for text in [
+            "x [1]. y",
+            "x **a [2]** b\n",
+            "x [1][^1]. y",
+            "- x [1]",
+            "> x *[1]*\n",
+            "x [1, 3] y",
+            "The rate fell[^n1] **again** [2]",
+            "a ***[1]*** b",
+            "[^74]: The a **b** [1].\n[^75]: Th",
+            "[^a]: x [^a] y\n[^b]: c `d` [3]\n",
+        ] {
+            assert!(
+                block_events(
+                    text,
+                    Brackets {
+                        markers: true,
+                        footnotes: true
+                    }
+                )
+                .is_some(),
+                "{text:?}"
+            );
+            same_events_as_parser(text);
+        }
+    }
+
+    #[test]
+    fn leaves_other_brackets_to_the_parser() {
+        let both = Brackets {
+            markers: true,
+            footnotes: true,
+        };
+        for text in [
+            "a [citation needed]",
+            "a [1](u)",
+            "a [1][2]",
+            "a [1]: b",
+            "a [^x y]",
+            "a ]",
+            "a [1",
+            "a `[1]`",
+            "[^1]: a\nlazy",
+            "[^1]: a\n\n[^2]: b",
+            "[^1]:",
+        ] {
+            assert_eq!(block_events(text, both), None, "{text:?}");
+        }
+        let markers_only = Brackets {
+            markers: true,
+            footnotes: false,
+        };
+        assert_eq!(block_events("a [^1]", markers_only), None);
+        assert_eq!(block_events("[^1]: a", markers_only), None);
+        let footnotes_only = Brackets {
+            markers: false,
+            footnotes: true,
+        };
+        assert_eq!(block_events("a [1]", footnotes_only), None);
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4096))]
+        #[test]
+        fn reads_lines_with_brackets_as_the_parser_does(
+            start in "(- |> )?",
+            first in "[ab]",
+            text in "([ab *_`.\u{E000}é€-]|\\[1\\]|\\[2, 3\\]|\\[\\^a\\]|\\[\\^b1\\]|\\[|\\]|\\^){0,16}",
+            end in "\n?",
+        ) {
+            same_events_as_parser(&[start, first, text, end].concat());
+        }
+
+        #[test]
+        fn reads_footnote_definitions_as_the_parser_does(
+            lines in proptest::collection::vec(
+                "\\[\\^(a|b1)\\]: {0,2}[ab]([ab *_`.]|\\[1\\]|\\[\\^a\\]){0,10}",
+                1..4,
+            ),
+            end in "\n?",
+        ) {
+            same_events_as_parser(&[lines.join("\n").as_str(), end.as_str()].concat());
+        }
+
         #[test]
         fn renders_lines_as_the_parser_does(
             start in "(- |> )?",

@@ -1659,22 +1659,34 @@ impl RenderContext<'_> {
             // for one's title.)
             return None;
         }
-        let (line, reached) = match cut {
+        let brackets = inline_subset::Brackets {
+            markers: self.options.syntaxes.markers,
+            footnotes: matches!(self.reading, Reading::Provisional),
+        };
+        // (What is rendered: the open text, or what the cut keeps of it, a
+        // paragraph's line with its line break, or footnote definitions.)
+        let (text, reached) = match cut {
             None => (open, None),
             Some((cut, _)) => {
-                let (line, reached) = paragraph_line_before(open, cut)?;
-                (line, Some(reached))
+                let (text, reached) = paragraph_line_before(open, cut)
+                    .or_else(|| definitions_before(open, cut, brackets))?;
+                (text, Some(reached))
             }
         };
-        let html = inline_subset::block(line)?;
         let offset = Offset {
             add: self.committed,
             sub: 0,
         };
+        let index = after.unwrap_or(self.index).part(offset);
+        // (A `[` is outside the subset, and events are read only for one.)
+        let (html, index) = match has_byte(text, b'[') {
+            false => (inline_subset::block(text)?, index),
+            true => self.write_events(open, text, brackets, index)?,
+        };
         let written = WrittenOpen {
             html,
             open_raw_html: false,
-            index: after.unwrap_or(self.index).part(offset),
+            index,
             ambiguous_reference: None,
             new_definitions: Vec::new(),
             definition_may_go_on: false,
@@ -1699,6 +1711,30 @@ impl RenderContext<'_> {
             cell.set(reached);
         }
         Some(written)
+    }
+
+    /// `text`, the start of `open`, through the citation pipeline as
+    /// [`inline_subset::block_events`] reads it (when it holds `brackets`),
+    /// with the citation state `index` before it.
+    fn write_events(
+        &self,
+        open: &str,
+        text: &str,
+        brackets: inline_subset::Brackets,
+        index: IndexBuilder,
+    ) -> Option<(String, IndexBuilder)> {
+        let events = inline_subset::block_events(text, brackets)?;
+        let stand_ins = StandIns::new(text, self.reading);
+        let capacity = html_capacity(text.len());
+        let (written, index) = self.write_part(
+            open,
+            events.into_iter(),
+            index,
+            Vec::new(),
+            capacity,
+            &stand_ins,
+        );
+        Some((written.html, index))
     }
 
     /// `open` rendered inside the raw element `element`: its HTML is the
@@ -1879,8 +1915,9 @@ impl RenderContext<'_> {
     }
 }
 
-/// The line of the paragraph that `open` holds before `cut`, when that is
-/// one line starting with a letter, then blank lines up to the cut, and
+/// The line of the paragraph that `open` holds before `cut`, with its line
+/// break, when that is one line starting with a letter, then blank lines
+/// up to the cut, and
 /// what the parse up to the cut would find ([`Reached`]). `None` when the
 /// text is otherwise, or when what follows the cut names a label (a
 /// footnote label or a definition there changes what a rendering records:
@@ -1898,13 +1935,34 @@ fn paragraph_line_before(open: &str, cut: usize) -> Option<(&str, Reached)> {
     }
     let next_block = rest.bytes().any(|b| b != b' ' && b != b'\n');
     Some((
-        line,
+        &before[..=line.len()],
         if next_block {
             Reached::Cut
         } else {
             Reached::NotYet
         },
     ))
+}
+
+/// The footnote definitions, one a line, that `open` holds before `cut`,
+/// when all of `open` is such definitions as [`inline_subset`] reads them
+/// and the cut falls between two; and what the parse up to the cut would
+/// find ([`Reached`]).
+fn definitions_before(
+    open: &str,
+    cut: usize,
+    brackets: inline_subset::Brackets,
+) -> Option<(&str, Reached)> {
+    let (before, rest) = open.split_at_checked(cut)?;
+    if !before.starts_with("[^") || !before.ends_with('\n') {
+        return None;
+    }
+    // (A line after them that is not one would go on with the last.)
+    if rest.is_empty() {
+        return Some((before, Reached::NotYet));
+    }
+    inline_subset::block_events(rest, brackets)?;
+    rest.starts_with("[^").then_some((before, Reached::Cut))
 }
 
 /// A rendering of (part of) the open text.

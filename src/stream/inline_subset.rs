@@ -30,6 +30,8 @@ use std::ops::Range;
 use pulldown_cmark::{CowStr, Event, Tag, TagEnd};
 use pulldown_cmark_escape::escape_html_body_text;
 
+use super::preview::{item_marker, ItemMark};
+
 #[cfg(debug_assertions)]
 use crate::cite::index::IndexBuilder;
 
@@ -43,22 +45,63 @@ const MOST_RUNS: usize = 64;
 
 /// The HTML of `text` rendered alone, as [`render`](crate::render) gives
 /// it with any options, when `text` is one line (a line break may end it)
-/// of inline text within the subset: a paragraph, or the same after `- `
-/// (a list of one item) or `> ` (a quote); `None` otherwise.
+/// of inline text within the subset: a paragraph, or the same after a list
+/// item's marker and a space (a list of one item) or `> ` (a quote);
+/// `None` otherwise.
 pub(super) fn block(text: &str) -> Option<String> {
     let line = text.strip_suffix('\n').unwrap_or(text);
-    let (start, content, end) = if let Some(content) = line.strip_prefix("- ") {
-        ("<ul>\n<li>", content, "</li>\n</ul>\n")
-    } else if let Some(content) = line.strip_prefix("> ") {
-        ("<blockquote>\n<p>", content, "</p>\n</blockquote>\n")
-    } else {
-        ("<p>", line, "</p>\n")
-    };
-    let mut html = String::with_capacity(start.len() + content.len() + end.len() + 16);
-    html.push_str(start);
-    write_line(&mut html, content)?;
-    html.push_str(end);
+    let (kind, content_at) = LineBlock::of(line);
+    let mut html = String::with_capacity(line.len() + 32);
+    match kind {
+        LineBlock::Paragraph => html.push_str("<p>"),
+        LineBlock::Item(None) => html.push_str("<ul>\n<li>"),
+        LineBlock::Item(Some(1)) => html.push_str("<ol>\n<li>"),
+        LineBlock::Item(Some(start)) => {
+            html.push_str(&format!("<ol start=\"{start}\">\n<li>"));
+        }
+        LineBlock::Quote => html.push_str("<blockquote>\n<p>"),
+    }
+    write_line(&mut html, &line[content_at..])?;
+    html.push_str(match kind {
+        LineBlock::Paragraph => "</p>\n",
+        LineBlock::Item(None) => "</li>\n</ul>\n",
+        LineBlock::Item(Some(_)) => "</li>\n</ol>\n",
+        LineBlock::Quote => "</p>\n</blockquote>\n",
+    });
     Some(html)
+}
+
+/// The block a line of [`block`] is.
+#[derive(Debug, Clone, Copy)]
+enum LineBlock {
+    Paragraph,
+    /// A list's one item: bulleted, or numbered from its number.
+    Item(Option<u64>),
+    Quote,
+}
+
+impl LineBlock {
+    /// What `line` is, and where its content starts. (A marker must be
+    /// followed by one space; the content's first letter, which the
+    /// subset asks for, keeps the rest from being a block of its own.)
+    fn of(line: &str) -> (LineBlock, usize) {
+        if line.starts_with("> ") {
+            return (LineBlock::Quote, 2);
+        }
+        match item_marker(line) {
+            Some((ItemMark::Bullet(_), rest)) if rest.starts_with(' ') => {
+                (LineBlock::Item(None), 2)
+            }
+            Some((ItemMark::Ordered(_), rest)) if rest.starts_with(' ') => {
+                let digits = line.len() - rest.len() - 1;
+                match line[..digits].parse() {
+                    Ok(start) => (LineBlock::Item(Some(start)), digits + 2),
+                    Err(_) => (LineBlock::Paragraph, 0),
+                }
+            }
+            _ => (LineBlock::Paragraph, 0),
+        }
+    }
 }
 
 /// Writes the inline HTML of `line` to `html` when it is one line within
@@ -112,13 +155,11 @@ pub(super) fn block_events(
     // ranges: a list item's is the whole line, as its list's; a quote's
     // paragraph starts after its marker.
     let whole = 0..text.len();
-    let (content_at, outer, inner) = if line.starts_with("- ") {
-        (2, Tag::List(None), Some((Tag::Item, whole.clone())))
-    } else if line.starts_with("> ") {
-        let paragraph = (Tag::Paragraph, 2..text.len());
-        (2, Tag::BlockQuote(None), Some(paragraph))
-    } else {
-        (0, Tag::Paragraph, None)
+    let (kind, content_at) = LineBlock::of(line);
+    let (outer, inner) = match kind {
+        LineBlock::Paragraph => (Tag::Paragraph, None),
+        LineBlock::Item(start) => (Tag::List(start), Some((Tag::Item, whole.clone()))),
+        LineBlock::Quote => (Tag::BlockQuote(None), Some((Tag::Paragraph, 2..text.len()))),
     };
     let (content, pieces) = parse_line(&line[content_at..], brackets)?;
     let bracketed = |piece: &Piece| matches!(piece, Piece::Bracket { .. } | Piece::Footnote { .. });
@@ -727,6 +768,11 @@ mod tests {
             "x **€635k**.",
             "- The ",
             "- a *b*\n",
+            "1. a",
+            "* a",
+            "+ a **b**",
+            "99. The ",
+            "007) a\n",
             "> The **c**\n",
         ] {
             assert!(block(text).is_some(), "{text:?} is in the subset");
@@ -737,8 +783,8 @@ mod tests {
     #[test]
     fn leaves_other_constructs_and_unknown_flanking_to_the_parser() {
         for text in [
-            "1. a",
-            "* a",
+            "1.a",
+            "1234567890. a",
             "# a",
             "a [1]",
             "a <b>",
@@ -875,7 +921,7 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(4096))]
         #[test]
         fn reads_lines_with_brackets_as_the_parser_does(
-            start in "(- |> )?",
+            start in "(- |> |\\* |1\\. |7\\) )?",
             first in "[ab]",
             text in "([ab *_`.\u{E000}é€-]|\\[1\\]|\\[2, 3\\]|\\[\\^a\\]|\\[\\^b1\\]|\\[|\\]|\\^){0,16}",
             end in "\n?",
@@ -896,7 +942,7 @@ mod tests {
 
         #[test]
         fn renders_lines_as_the_parser_does(
-            start in "(- |> )?",
+            start in "(- |> |\\* |\\+ |1\\. |7\\) |012\\. )?",
             text in "[ab][ab *_`.()'\"\u{E000}é€“”—中-]{0,24}",
             end in "\n?",
         ) {

@@ -15,12 +15,12 @@
 use std::cell::Cell;
 use std::ops::Range;
 
-use pulldown_cmark::Event;
+use pulldown_cmark::{CowStr, Event, Tag, TagEnd};
 
 use super::boundary::{has_blank_line, is_blank};
 use super::frontier::{without_blank_lines_at_end, Committed, Entered, Frontier};
 use super::preview::ItemMark;
-use super::provisional::StandIns;
+use super::provisional::{Reading, StandIns};
 use super::FindLast;
 use super::{inline_subset, preview, RenderContext};
 use crate::cite::index::{IndexBuilder, Offset};
@@ -707,9 +707,11 @@ fn render_children(context: &RenderContext<'_>, opener: &str, text: &str) -> Chi
 /// `opener` is the list's item before (`- x`, `2. x`, a blank line after
 /// it when the list is loose) and the item is one line within
 /// [`inline_subset`], or in a tight list, such a line and an outline under
-/// it ([`write_outline`]): it holds no citation, reference or footnote, so its
-/// index is the part's as it began. (Debug builds check it against the
-/// parser's rendering.)
+/// it ([`write_outline`]): it holds no citation, reference or footnote, so
+/// its index is the part's as it began. One line with citation markers or
+/// footnote references goes to the citation pipeline as the events
+/// [`inline_subset`] reads. (Debug builds check it against the parser's
+/// rendering.)
 fn list_item_in_subset(context: &RenderContext<'_>, opener: &str, text: &str) -> Option<Children> {
     // (After committed definitions, a line may be read as one's title.)
     if !context.definitions.is_empty() {
@@ -732,39 +734,30 @@ fn list_item_in_subset(context: &RenderContext<'_>, opener: &str, text: &str) ->
     if text_mark != mark || (sublines.is_some() && loose) {
         return None;
     }
-    // (The opener's item is there, as the parser gives it.)
-    let (list_start, list_end) = mark.list_tags();
-    let mut html = String::with_capacity(64 + body.len());
-    html.push_str(list_start);
-    if let ItemMark::Ordered(_) = mark {
-        // (`item_marker` took 1 to 9 digits.)
-        let start: u32 = marker[..marker.len() - 1].parse().ok()?;
-        if start != 1 {
-            html.push_str(&format!(" start=\"{start}\""));
-        }
-        html.push('>');
-    }
-    html.push('\n');
-    let (first, item_start, item_end) = if loose {
-        ("<li>\n<p>x</p>\n</li>\n", "<li>\n<p>", "</p>\n</li>\n")
-    } else {
-        ("<li>x</li>\n", "<li>", "</li>\n")
+    // (`item_marker` took 1 to 9 digits.)
+    let start = match mark {
+        ItemMark::Ordered(_) => Some(marker[..marker.len() - 1].parse().ok()?),
+        ItemMark::Bullet(_) => None,
     };
-    html.push_str(first);
-    html.push_str(item_start);
-    inline_subset::write_line(&mut html, line)?;
-    if let Some(sublines) = sublines {
-        write_outline(&mut html, sublines)?;
-    }
-    html.push_str(item_end);
-    html.push_str(list_end);
+    let item = NextItem {
+        start,
+        loose,
+        line,
+        line_at: text.len() - body.len() - 1,
+    };
+    let index = context.index.part(Offset {
+        add: context.committed,
+        sub: opener.len(),
+    });
+    let (html, index) = match (super::has_byte(line, b'['), sublines) {
+        (false, _) => (item.html(sublines)?, index),
+        (true, None) => item.through_events(context, opener, text, index)?,
+        (true, Some(_)) => return None,
+    };
     let children = Children {
         html,
         open_raw_html: false,
-        index: context.index.part(Offset {
-            add: context.committed,
-            sub: opener.len(),
-        }),
+        index,
         awaits: false,
         definitions: Vec::new(),
     };
@@ -779,6 +772,108 @@ fn list_item_in_subset(context: &RenderContext<'_>, opener: &str, text: &str) ->
         assert!(!parsed.open_raw_html && !parsed.awaits && parsed.definitions.is_empty());
     }
     Some(children)
+}
+
+/// A list's next item as [`list_item_in_subset`] renders it, after the
+/// item `- x` (or `N. x`) before it.
+struct NextItem<'t> {
+    /// The list's number, when numbered.
+    start: Option<u64>,
+    loose: bool,
+    /// Its first line (its only one, unless an outline follows).
+    line: &'t str,
+    /// Where the line starts in the item's text.
+    line_at: usize,
+}
+
+impl NextItem<'_> {
+    /// The list's HTML with the item before and this one, `sublines`
+    /// under it, written here.
+    fn html(&self, sublines: Option<&str>) -> Option<String> {
+        // (The opener's item is there, as the parser gives it.)
+        let mut html = String::with_capacity(64 + self.line.len());
+        match self.start {
+            None => html.push_str("<ul>\n"),
+            Some(1) => html.push_str("<ol>\n"),
+            Some(start) => html.push_str(&format!("<ol start=\"{start}\">\n")),
+        }
+        let (first, item_start, item_end) = if self.loose {
+            ("<li>\n<p>x</p>\n</li>\n", "<li>\n<p>", "</p>\n</li>\n")
+        } else {
+            ("<li>x</li>\n", "<li>", "</li>\n")
+        };
+        html.push_str(first);
+        html.push_str(item_start);
+        inline_subset::write_line(&mut html, self.line)?;
+        if let Some(sublines) = sublines {
+            write_outline(&mut html, sublines)?;
+        }
+        html.push_str(item_end);
+        html.push_str(if self.start.is_some() {
+            "</ol>\n"
+        } else {
+            "</ul>\n"
+        });
+        Some(html)
+    }
+
+    /// The same through the citation pipeline, fed the events the parser
+    /// would give for `opener` then `text` (with `index` before them).
+    fn through_events(
+        &self,
+        context: &RenderContext<'_>,
+        opener: &str,
+        text: &str,
+        index: IndexBuilder,
+    ) -> Option<(String, IndexBuilder)> {
+        let full = [opener, text].concat();
+        let whole = 0..full.len();
+        let (first, second) = (0..opener.len(), opener.len()..full.len());
+        // (The opener's stand-in content, `x`, after its marker and space.)
+        let x = opener.len() - if self.loose { 3 } else { 2 };
+        let line_at = opener.len() + self.line_at;
+        let brackets = inline_subset::Brackets {
+            markers: context.options.syntaxes.markers,
+            footnotes: matches!(context.reading, Reading::Provisional),
+        };
+        let mut events = Vec::with_capacity(24);
+        let mut push = |event, range: &Range<usize>| events.push((event, range.clone()));
+        push(Event::Start(Tag::List(self.start)), &whole);
+        push(Event::Start(Tag::Item), &first);
+        let x_paragraph = x..x + 2;
+        if self.loose {
+            push(Event::Start(Tag::Paragraph), &x_paragraph);
+        }
+        push(Event::Text(CowStr::Borrowed("x")), &(x..x + 1));
+        if self.loose {
+            push(Event::End(TagEnd::Paragraph), &x_paragraph);
+        }
+        push(Event::End(TagEnd::Item), &first);
+        push(Event::Start(Tag::Item), &second);
+        let paragraph = line_at..line_at + self.line.len() + 1;
+        if self.loose {
+            push(Event::Start(Tag::Paragraph), &paragraph);
+        }
+        let line = &full[line_at..line_at + self.line.len()];
+        inline_subset::push_line_events(&mut events, line, line_at, brackets)?;
+        let mut push = |event, range: &Range<usize>| events.push((event, range.clone()));
+        if self.loose {
+            push(Event::End(TagEnd::Paragraph), &paragraph);
+        }
+        push(Event::End(TagEnd::Item), &second);
+        push(Event::End(TagEnd::List(self.start.is_some())), &whole);
+        let stand_ins = StandIns::new(text, context.reading);
+        let capacity = html_capacity(full.len());
+        let (written, index) = context.write_part(
+            &full,
+            events.into_iter(),
+            index,
+            Vec::new(),
+            capacity,
+            &stand_ins,
+        );
+        Some((written.html, index))
+    }
 }
 
 /// Writes the lines of a tight item after its first when they are an

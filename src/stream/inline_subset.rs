@@ -139,10 +139,11 @@ impl Brackets {
     }
 }
 
-/// The parser's events for `text`, as [`block`] takes it, when it holds
-/// `brackets` (else `None`: [`block`] renders it, or the parser must),
-/// with their ranges in `text`: the events the stream hands the citation
-/// pipeline instead of the parser's.
+/// The parser's events for `text`, as [`block`] takes it but for the
+/// `brackets` it may hold, or for footnote definitions one a line, with
+/// their ranges in `text`: the events the stream hands the citation
+/// pipeline instead of the parser's (for text that [`block`] cannot
+/// render: with brackets). `None` for other text.
 pub(super) fn block_events(
     text: &str,
     brackets: Brackets,
@@ -161,17 +162,12 @@ pub(super) fn block_events(
         LineBlock::Item(start) => (Tag::List(start), Some((Tag::Item, whole.clone()))),
         LineBlock::Quote => (Tag::BlockQuote(None), Some((Tag::Paragraph, 2..text.len()))),
     };
-    let (content, pieces) = parse_line(&line[content_at..], brackets)?;
-    let bracketed = |piece: &Piece| matches!(piece, Piece::Bracket { .. } | Piece::Footnote { .. });
-    if !pieces.iter().any(bracketed) {
-        return None;
-    }
-    let mut events = Vec::with_capacity(pieces.len() + 4);
+    let mut events = Vec::with_capacity(16);
     events.push((Event::Start(outer.clone()), whole.clone()));
     if let Some((tag, range)) = &inner {
         events.push((Event::Start(tag.clone()), range.clone()));
     }
-    push_inline_events(&mut events, content, content_at, &pieces)?;
+    push_line_events(&mut events, &line[content_at..], content_at, brackets)?;
     if let Some((tag, range)) = inner {
         events.push((Event::End(tag.to_end()), range));
     }
@@ -191,22 +187,32 @@ fn definitions_events(text: &str, brackets: Brackets) -> Option<Vec<(Event<'_>, 
         if label.is_empty() || !label.bytes().all(|b| b.is_ascii_alphanumeric()) {
             return None;
         }
-        let after = &rest[label.len() + 2..];
-        let content_at = start + line.len() - after.trim_start_matches(' ').len();
-        let (content, pieces) = parse_line(
-            after.trim_start_matches(' ').trim_end_matches('\n'),
-            brackets,
-        )?;
+        let content = rest[label.len() + 2..].trim_start_matches(' ');
+        let content_at = whole.end - content.len();
         let paragraph = content_at..whole.end;
         let label = CowStr::Borrowed(label);
         events.push((Event::Start(Tag::FootnoteDefinition(label)), whole.clone()));
         events.push((Event::Start(Tag::Paragraph), paragraph.clone()));
-        push_inline_events(&mut events, content, content_at, &pieces)?;
+        let content = content.strip_suffix('\n').unwrap_or(content);
+        push_line_events(&mut events, content, content_at, brackets)?;
         events.push((Event::End(TagEnd::Paragraph), paragraph));
         events.push((Event::End(TagEnd::FootnoteDefinition), whole.clone()));
         start = whole.end;
     }
     (!events.is_empty()).then_some(events)
+}
+
+/// Pushes the parser's inline events for `line`, one line within the
+/// subset and `brackets` that starts no block, to `events`, their ranges
+/// `offset` on; `None` (with some pushed) when it is not.
+pub(super) fn push_line_events<'t>(
+    events: &mut Vec<(Event<'t>, Range<usize>)>,
+    line: &'t str,
+    offset: usize,
+    brackets: Brackets,
+) -> Option<()> {
+    let (line, pieces) = parse_line(line, brackets)?;
+    push_inline_events(events, line, offset, &pieces)
 }
 
 /// `line` without its trailing spaces, in pieces, with emphasis
@@ -865,6 +871,7 @@ mod tests {
             "x [1, 3] y",
             "The rate fell[^n1] **again** [2]",
             "a ***[1]*** b",
+            "a `[1]` in code",
             "[^74]: The a **b** [1].\n[^75]: Th",
             "[^a]: x [^a] y\n[^b]: c `d` [3]\n",
         ] {
@@ -897,7 +904,6 @@ mod tests {
             "a [^x y]",
             "a ]",
             "a [1",
-            "a `[1]`",
             "[^1]: a\nlazy",
             "[^1]: a\n\n[^2]: b",
             "[^1]:",

@@ -223,7 +223,8 @@ fn parse_line(line: &str, brackets: Brackets) -> Option<(&str, Vec<Piece>)> {
     if line.len() > LONGEST || !line.starts_with(|c: char| c.is_ascii_alphabetic()) {
         return None;
     }
-    // (Brackets first: most are not those read here, and say so soon.)
+    // (Brackets first: most are not those read here, and their shape says
+    // so soon.)
     let read = |at: usize| bracketed(line, at, brackets).is_some();
     if brackets.any() && !memchr::memchr_iter(b'[', line.as_bytes()).all(read) {
         return None;
@@ -380,9 +381,9 @@ fn pieces(text: &str, brackets: Brackets) -> Option<Vec<Piece>> {
             continue;
         }
         if b == b'[' {
-            let (end, footnote) = bracketed(text, at, brackets)?;
+            let (end, what) = bracketed(text, at, brackets).filter(|(_, what)| what.read())?;
             push_text(&mut pieces, text_start, at);
-            if footnote {
+            if let Bracketed::Footnote = what {
                 pieces.push(Piece::Footnote { start: at, end });
             } else {
                 pieces.push(Piece::Bracket { at });
@@ -441,36 +442,56 @@ fn pieces(text: &str, brackets: Brackets) -> Option<Vec<Piece>> {
     Some(pieces)
 }
 
-/// Where the bracketed text at `at` ends, and whether it is a footnote
-/// reference, when it is one `brackets` allows and nothing after it makes
-/// it a link (a destination, another label) or a definition; `None`
-/// otherwise.
-fn bracketed(line: &str, at: usize, brackets: Brackets) -> Option<(usize, bool)> {
+/// Where the bracketed text at `at` ends, and what it is, when it has the
+/// shape of one that `brackets` allows and nothing after it makes it a
+/// link (a destination, another label) or a definition: a footnote
+/// reference, or a marker's numbers (which the citation pipeline has the
+/// last word on: [`Bracketed::read`]); `None` otherwise.
+fn bracketed(line: &str, at: usize, brackets: Brackets) -> Option<(usize, Bracketed<'_>)> {
     let rest = &line[at + 1..];
     let inner = &rest[..rest.find(']')?];
     let end = at + inner.len() + 2;
-    let footnote = match inner.strip_prefix('^') {
+    let what = match inner.strip_prefix('^') {
         Some(label) => {
             let plain = !label.is_empty() && label.bytes().all(|b| b.is_ascii_alphanumeric());
             if !(brackets.footnotes && plain) {
                 return None;
             }
-            true
+            Bracketed::Footnote
         }
         None => {
             let numbers = inner
                 .bytes()
                 .all(|b| b.is_ascii_digit() || b == b',' || b == b' ');
-            if !(brackets.markers && numbers && crate::cite::is_marker_label(inner)) {
+            if !(brackets.markers && numbers) {
                 return None;
             }
-            false
+            Bracketed::Marker(inner)
         }
     };
     match line.as_bytes().get(end) {
         Some(b'(' | b':') => None,
         Some(b'[') if !line[end..].starts_with("[^") => None,
-        _ => Some((end, footnote)),
+        _ => Some((end, what)),
+    }
+}
+
+/// What [`bracketed`] found.
+enum Bracketed<'t> {
+    Footnote,
+    /// A marker's numbers, as written.
+    Marker(&'t str),
+}
+
+impl Bracketed<'_> {
+    /// Whether it is read as such: a marker's numbers as the citation
+    /// pipeline reads a marker's label (a reference it can never make a
+    /// link of).
+    fn read(&self) -> bool {
+        match self {
+            Bracketed::Footnote => true,
+            Bracketed::Marker(inner) => crate::cite::is_marker_label(inner),
+        }
     }
 }
 

@@ -792,11 +792,7 @@ impl NextItem<'_> {
     fn html(&self, sublines: Option<&str>) -> Option<String> {
         // (The opener's item is there, as the parser gives it.)
         let mut html = String::with_capacity(64 + self.line.len());
-        match self.start {
-            None => html.push_str("<ul>\n"),
-            Some(1) => html.push_str("<ol>\n"),
-            Some(start) => html.push_str(&format!("<ol start=\"{start}\">\n")),
-        }
+        inline_subset::write_list_start(&mut html, self.start);
         let (first, item_start, item_end) = if self.loose {
             ("<li>\n<p>x</p>\n</li>\n", "<li>\n<p>", "</p>\n</li>\n")
         } else {
@@ -809,11 +805,7 @@ impl NextItem<'_> {
             write_outline(&mut html, sublines)?;
         }
         html.push_str(item_end);
-        html.push_str(if self.start.is_some() {
-            "</ol>\n"
-        } else {
-            "</ul>\n"
-        });
+        html.push_str(inline_subset::list_end(self.start));
         Some(html)
     }
 

@@ -54,21 +54,40 @@ pub(super) fn block(text: &str) -> Option<String> {
     let mut html = String::with_capacity(line.len() + 32);
     match kind {
         LineBlock::Paragraph => html.push_str("<p>"),
-        LineBlock::Item(None) => html.push_str("<ul>\n<li>"),
-        LineBlock::Item(Some(1)) => html.push_str("<ol>\n<li>"),
-        LineBlock::Item(Some(start)) => {
-            html.push_str(&format!("<ol start=\"{start}\">\n<li>"));
+        LineBlock::Item(start) => {
+            write_list_start(&mut html, start);
+            html.push_str("<li>");
         }
         LineBlock::Quote => html.push_str("<blockquote>\n<p>"),
     }
     write_line(&mut html, &line[content_at..])?;
-    html.push_str(match kind {
-        LineBlock::Paragraph => "</p>\n",
-        LineBlock::Item(None) => "</li>\n</ul>\n",
-        LineBlock::Item(Some(_)) => "</li>\n</ol>\n",
-        LineBlock::Quote => "</p>\n</blockquote>\n",
-    });
+    match kind {
+        LineBlock::Paragraph => html.push_str("</p>\n"),
+        LineBlock::Item(start) => {
+            html.push_str("</li>\n");
+            html.push_str(list_end(start));
+        }
+        LineBlock::Quote => html.push_str("</p>\n</blockquote>\n"),
+    }
     Some(html)
+}
+
+/// Writes the start tag of a list, numbered from `start` or bulleted, and
+/// its line break, as the parser's HTML has them.
+pub(super) fn write_list_start(html: &mut String, start: Option<u64>) {
+    match start {
+        None => html.push_str("<ul>\n"),
+        Some(1) => html.push_str("<ol>\n"),
+        Some(start) => html.push_str(&format!("<ol start=\"{start}\">\n")),
+    }
+}
+
+/// The end tag of a list (numbered when it has a `start`).
+pub(super) fn list_end(start: Option<u64>) -> &'static str {
+    match start {
+        None => "</ul>\n",
+        Some(_) => "</ol>\n",
+    }
 }
 
 /// The block a line of [`block`] is.

@@ -1643,11 +1643,14 @@ impl RenderContext<'_> {
     }
 
     /// [`RenderContext::render_open`] without the parser, when what it
-    /// renders is a line within [`inline_subset`]: the open text, or with a
-    /// cut, a paragraph's line and the blank lines after it up to the cut
-    /// (which it cannot straddle). It holds no citation, reference or
-    /// footnote: its index is the part's as it began. (Debug builds check
-    /// it against the parser's rendering.)
+    /// renders is a line within [`inline_subset`] (or footnote definitions
+    /// one a line): the open text, or with a cut, a paragraph's line and
+    /// the blank lines after it up to the cut (which it cannot straddle),
+    /// or the definitions before it. Without brackets it holds no
+    /// citation, reference or footnote, and is written here, its index the
+    /// part's as it began; with markers or footnote references, its events
+    /// go through the citation pipeline. (Debug builds check it against the
+    /// parser's rendering.)
     fn render_open_in_subset(
         &self,
         open: &str,
@@ -1917,11 +1920,10 @@ impl RenderContext<'_> {
 
 /// The line of the paragraph that `open` holds before `cut`, with its line
 /// break, when that is one line starting with a letter, then blank lines
-/// up to the cut, and
-/// what the parse up to the cut would find ([`Reached`]). `None` when the
-/// text is otherwise, or when what follows the cut names a label (a
-/// footnote label or a definition there changes what a rendering records:
-/// it is parsed too).
+/// up to the cut, and what the parse up to the cut would find
+/// ([`Reached`]). `None` when the text is otherwise, or when what follows
+/// the cut names a label (a footnote label or a definition there changes
+/// what a rendering records: it is parsed too).
 fn paragraph_line_before(open: &str, cut: usize) -> Option<(&str, Reached)> {
     let (before, rest) = open.split_at_checked(cut)?;
     let (line, blank) = before.split_at(before.find('\n')?);

@@ -20,7 +20,7 @@ use pulldown_cmark::{CowStr, Event, Tag, TagEnd};
 use super::boundary::{has_blank_line, is_blank};
 use super::frontier::{without_blank_lines_at_end, Committed, Entered, Frontier};
 use super::preview::ItemMark;
-use super::provisional::{Reading, StandIns};
+use super::provisional::StandIns;
 use super::FindLast;
 use super::{inline_subset, preview, RenderContext};
 use crate::cite::index::{IndexBuilder, Offset};
@@ -824,10 +824,7 @@ impl NextItem<'_> {
         // (The opener's stand-in content, `x`, after its marker and space.)
         let x = opener.len() - if self.loose { 3 } else { 2 };
         let line_at = opener.len() + self.line_at;
-        let brackets = inline_subset::Brackets {
-            markers: context.options.syntaxes.markers,
-            footnotes: matches!(context.reading, Reading::Provisional),
-        };
+        let brackets = context.brackets();
         let mut events = Vec::with_capacity(24);
         let mut push = |event, range: &Range<usize>| events.push((event, range.clone()));
         push(Event::Start(Tag::List(self.start)), &whole);
@@ -854,17 +851,7 @@ impl NextItem<'_> {
         }
         push(Event::End(TagEnd::Item), &second);
         push(Event::End(TagEnd::List(self.start.is_some())), &whole);
-        let stand_ins = StandIns::new(text, context.reading);
-        let capacity = html_capacity(full.len());
-        let (written, index) = context.write_part(
-            &full,
-            events.into_iter(),
-            index,
-            Vec::new(),
-            capacity,
-            &stand_ins,
-        );
-        Some((written.html, index))
+        Some(context.write_events(&full, events, text, index))
     }
 }
 

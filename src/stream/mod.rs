@@ -1662,10 +1662,7 @@ impl RenderContext<'_> {
             // for one's title.)
             return None;
         }
-        let brackets = inline_subset::Brackets {
-            markers: self.options.syntaxes.markers,
-            footnotes: matches!(self.reading, Reading::Provisional),
-        };
+        let brackets = self.brackets();
         // (What is rendered: the open text, or what the cut keeps of it, a
         // paragraph's line with its line break, or footnote definitions.)
         let (text, reached) = match cut {
@@ -1684,7 +1681,10 @@ impl RenderContext<'_> {
         // (A `[` is outside the subset, and events are read only for one.)
         let (html, index) = match has_byte(text, b'[') {
             false => (inline_subset::block(text)?, index),
-            true => self.write_events(open, text, brackets, index)?,
+            true => {
+                let events = inline_subset::block_events(text, brackets)?;
+                self.write_events(open, events, text, index)
+            }
         };
         let written = WrittenOpen {
             html,
@@ -1716,28 +1716,37 @@ impl RenderContext<'_> {
         Some(written)
     }
 
-    /// `text`, the start of `open`, through the citation pipeline as
-    /// [`inline_subset::block_events`] reads it (when it holds `brackets`),
-    /// with the citation state `index` before it.
-    fn write_events(
+    /// The brackets [`inline_subset`] may read here: citation markers
+    /// when they are on, footnote references in the provisional reading.
+    fn brackets(&self) -> inline_subset::Brackets {
+        inline_subset::Brackets {
+            markers: self.options.syntaxes.markers,
+            footnotes: matches!(self.reading, Reading::Provisional),
+        }
+    }
+
+    /// The HTML of `events`, read from `markdown` by [`inline_subset`]
+    /// instead of the parser (their footnote labels named in `text`),
+    /// through the citation pipeline with the citation state `index`
+    /// before them; and the state after.
+    fn write_events<'a>(
         &self,
-        open: &str,
+        markdown: &'a str,
+        events: Vec<(Event<'a>, Range<usize>)>,
         text: &str,
-        brackets: inline_subset::Brackets,
         index: IndexBuilder,
-    ) -> Option<(String, IndexBuilder)> {
-        let events = inline_subset::block_events(text, brackets)?;
+    ) -> (String, IndexBuilder) {
         let stand_ins = StandIns::new(text, self.reading);
-        let capacity = html_capacity(text.len());
+        let capacity = html_capacity(markdown.len());
         let (written, index) = self.write_part(
-            open,
+            markdown,
             events.into_iter(),
             index,
             Vec::new(),
             capacity,
             &stand_ins,
         );
-        Some((written.html, index))
+        (written.html, index)
     }
 
     /// `open` rendered inside the raw element `element`: its HTML is the

@@ -134,13 +134,14 @@ fn lists_of_plain_lines_and_outlines_stream_as_rendered() {
     }
 }
 
-/// Lines within the inline subset that hold citation markers and footnote
-/// references, and a message's closing footnote definitions, one a line,
-/// go to the citation pipeline as events read without the parser; the
-/// shapes around them go the parser's way. (Debug builds, as `make test`
-/// runs these, also check each such rendering against the parser's.)
+/// Lines within the inline subset that hold citation markers, footnote
+/// references or full references awaiting their definitions, and a
+/// message's closing footnote definitions, one a line, go to the citation
+/// pipeline as events read without the parser; the shapes around them go
+/// the parser's way. (Debug builds, as `make test` runs these, also check
+/// each such rendering against the parser's.)
 #[test]
-fn lines_with_markers_and_footnotes_stream_as_rendered() {
+fn lines_with_markers_footnotes_and_references_stream_as_rendered() {
     for message in [
         "Revenue grew **a third** [1] in Q3[^q].\n\nIt held [2, 3]. Costs *fell*[^c] [1][^q].\n\n\
          [^q]: The **third** quarter [2].\n[^c]: Costs `opex` fell.\n",
@@ -148,6 +149,11 @@ fn lines_with_markers_and_footnotes_stream_as_rendered() {
         "x [1](https://e.com) y [citation needed] [1][2] [^a b]\n\n[^a b]: spaced\n",
         "Ends unfinished [^x]\n\n[^x]: a line\nlazy, not a definition [3]\n[^y]: and [^x]\n",
         "[^d]: defined first [1]\n\nthen used[^d], twice [^d].\n",
+        "See [the guide][g] and **[the FX table][fx]** [1].\n\nMore [the guide][g].\n\n\
+         [g]: https://example.com/guide\n[fx]: https://example.com/fx \"FX\"\n",
+        "Never defined [a b][c-d] here.\n\n- in a list [guide][g]\n- [x][y] first\n",
+        // (A marker's label makes a labelled citation, not a link awaited.)
+        "j[a][1] and [b][c-1]\n\n* j[a][1]\n",
     ] {
         assert_streams_as_rendered(message, [1, 2, 3, 4, 7, 1000]);
     }

@@ -824,7 +824,12 @@ impl NextItem<'_> {
         // (The opener's stand-in content, `x`, after its marker and space.)
         let x = opener.len() - if self.loose { 3 } else { 2 };
         let line_at = opener.len() + self.line_at;
-        let brackets = context.brackets();
+        // (A list item that holds a reference awaiting its definition
+        // is held open: the parser's way.)
+        let brackets = inline_subset::Brackets {
+            references: false,
+            ..context.brackets()
+        };
         let mut events = Vec::with_capacity(24);
         let mut push = |event, range: &Range<usize>| events.push((event, range.clone()));
         push(Event::Start(Tag::List(self.start)), &whole);

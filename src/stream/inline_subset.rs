@@ -27,10 +27,11 @@
 
 use std::ops::Range;
 
-use pulldown_cmark::{CowStr, Event, Tag, TagEnd};
+use pulldown_cmark::{CowStr, Event, LinkType, Tag, TagEnd};
 use pulldown_cmark_escape::escape_html_body_text;
 
 use super::preview::{item_marker, ItemMark};
+use crate::parse::AWAITED_DESTINATION;
 
 #[cfg(debug_assertions)]
 use crate::cite::index::IndexBuilder;
@@ -145,16 +146,20 @@ pub(super) struct Brackets {
     /// Footnote references with a plain label, `[^x]` (read
     /// provisionally: as references to a definition still to come).
     pub(super) footnotes: bool,
+    /// Full references of words, `[the guide][g]`, read provisionally:
+    /// as links to a definition still to come ([`AWAITED_DESTINATION`]).
+    pub(super) references: bool,
 }
 
 impl Brackets {
     const NONE: Brackets = Brackets {
         markers: false,
         footnotes: false,
+        references: false,
     };
 
     fn any(self) -> bool {
-        self.markers || self.footnotes
+        self.markers || self.footnotes || self.references
     }
 }
 
@@ -244,9 +249,11 @@ fn parse_line(line: &str, brackets: Brackets) -> Option<(&str, Vec<Piece>)> {
     }
     // (Brackets first: most are not those read here, and their shape says
     // so soon.)
-    let read = |at: usize| bracketed(line, at, brackets).is_some();
-    if brackets.any() && !memchr::memchr_iter(b'[', line.as_bytes()).all(read) {
-        return None;
+    if brackets.any() {
+        let mut at = 0;
+        while let Some(open) = memchr::memchr(b'[', &line.as_bytes()[at..]) {
+            at = bracketed(line, at + open, brackets)?.0;
+        }
     }
     let allowed = |c: char| in_subset(c) || (brackets.any() && matches!(c, '[' | ']' | '^'));
     let subset = if line.is_ascii() {
@@ -326,6 +333,12 @@ enum Piece {
         start: usize,
         end: usize,
     },
+    /// `[text][label]`, its text and label within.
+    Reference {
+        start: usize,
+        end: usize,
+        text: (usize, usize),
+    },
 }
 
 /// A run of `*` or `_` (spec 6.2), with what process emphasis made of it.
@@ -402,12 +415,18 @@ fn pieces(text: &str, brackets: Brackets) -> Option<Vec<Piece>> {
         if b == b'[' {
             let (end, what) = bracketed(text, at, brackets).filter(|(_, what)| what.read())?;
             push_text(&mut pieces, text_start, at);
-            if let Bracketed::Footnote = what {
-                pieces.push(Piece::Footnote { start: at, end });
-            } else {
-                pieces.push(Piece::Bracket { at });
-                push_text(&mut pieces, at + 1, end - 1);
-                pieces.push(Piece::Bracket { at: end - 1 });
+            match what {
+                Bracketed::Footnote => pieces.push(Piece::Footnote { start: at, end }),
+                Bracketed::Marker(_) => {
+                    pieces.push(Piece::Bracket { at });
+                    push_text(&mut pieces, at + 1, end - 1);
+                    pieces.push(Piece::Bracket { at: end - 1 });
+                }
+                Bracketed::Reference(words) => pieces.push(Piece::Reference {
+                    start: at,
+                    end,
+                    text: (at + 1, at + 1 + words.len()),
+                }),
             }
             at = end;
             text_start = at;
@@ -469,16 +488,40 @@ fn pieces(text: &str, brackets: Brackets) -> Option<Vec<Piece>> {
 fn bracketed(line: &str, at: usize, brackets: Brackets) -> Option<(usize, Bracketed<'_>)> {
     let rest = &line[at + 1..];
     let inner = &rest[..rest.find(']')?];
-    let end = at + inner.len() + 2;
-    let what = match inner.strip_prefix('^') {
-        Some(label) => {
+    let mut end = at + inner.len() + 2;
+    // (Words, not a marker's numbers, then a plain label.)
+    let words = inner.bytes().any(|b| b.is_ascii_alphabetic())
+        && !inner.starts_with([' ', '^'])
+        && inner
+            .bytes()
+            .all(|b| !matches!(b, b'*' | b'_' | b'`' | b'['));
+    // (With a letter: a marker's label, `[text][1]`, is a citation's.)
+    let plain = |label: &str| {
+        label.bytes().any(|b| b.is_ascii_alphabetic())
+            && !label.starts_with(' ')
+            && !label.ends_with(' ')
+            && !label.contains("  ")
+            && label
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b' ' | b'-'))
+    };
+    let reference = line[end..]
+        .strip_prefix('[')
+        .and_then(|after| after.split_once(']'))
+        .filter(|(label, _)| brackets.references && words && plain(label));
+    let what = match (inner.strip_prefix('^'), reference) {
+        (_, Some((label, _))) => {
+            end += label.len() + 2;
+            Bracketed::Reference(inner)
+        }
+        (Some(label), None) => {
             let plain = !label.is_empty() && label.bytes().all(|b| b.is_ascii_alphanumeric());
             if !(brackets.footnotes && plain) {
                 return None;
             }
             Bracketed::Footnote
         }
-        None => {
+        (None, None) => {
             let numbers = inner
                 .bytes()
                 .all(|b| b.is_ascii_digit() || b == b',' || b == b' ');
@@ -500,6 +543,8 @@ enum Bracketed<'t> {
     Footnote,
     /// A marker's numbers, as written.
     Marker(&'t str),
+    /// A full reference's words.
+    Reference(&'t str),
 }
 
 impl Bracketed<'_> {
@@ -508,7 +553,7 @@ impl Bracketed<'_> {
     /// link of).
     fn read(&self) -> bool {
         match self {
-            Bracketed::Footnote => true,
+            Bracketed::Footnote | Bracketed::Reference(_) => true,
             Bracketed::Marker(inner) => crate::cite::is_marker_label(inner),
         }
     }
@@ -675,6 +720,7 @@ fn write_piece(html: &mut String, text: &str, piece: &Piece) {
         // (Only `parse_line` with brackets makes these, for events.)
         Piece::Bracket { at } => escape(html, &text[*at..*at + 1]),
         Piece::Footnote { start, end } => escape(html, &text[*start..*end]),
+        Piece::Reference { text: words, .. } => escape(html, &text[words.0..words.1]),
     }
 }
 
@@ -723,6 +769,24 @@ fn push_inline_events<'t>(
                 ));
             }
             Piece::Bracket { at } => events.push(text(at, at + 1)),
+            Piece::Reference {
+                start,
+                end,
+                text: (words_start, words_end),
+            } => {
+                // (As the stream's parser reads one: a link to a
+                // definition still to come, its label as written.)
+                let link = Tag::Link {
+                    link_type: LinkType::ReferenceUnknown,
+                    dest_url: CowStr::Borrowed(AWAITED_DESTINATION),
+                    title: CowStr::Borrowed(""),
+                    id: CowStr::Borrowed(&line[words_end + 2..end - 1]),
+                };
+                let range = offset + start..offset + end;
+                events.push((Event::Start(link), range.clone()));
+                events.push(text(words_start, words_end));
+                events.push((Event::End(TagEnd::Link), range));
+            }
             Piece::Footnote { start, end } => {
                 let label = CowStr::Borrowed(&line[start + 2..end - 1]);
                 events.push((
@@ -770,9 +834,10 @@ fn escape(html: &mut String, text: &str) {
 
 #[cfg(test)]
 mod tests {
+    use std::cell::Cell;
     use std::ops::Range;
 
-    use pulldown_cmark::{CowStr, Event};
+    use pulldown_cmark::{CowStr, Event, Tag};
 
     use super::{block, block_events, Brackets};
     use crate::stream::provisional::{Reading, StandIns};
@@ -883,25 +948,38 @@ mod tests {
     /// definitions a stream's provisional reading puts first, so that its
     /// footnote references are references.
     fn same_events_as_parser(text: &str) {
-        let brackets = Brackets {
-            markers: true,
-            footnotes: true,
-        };
-        let Some(ours) = block_events(text, brackets) else {
+        let Some(ours) = block_events(text, ALL) else {
             return;
         };
         let stand_ins = StandIns::new(text, Reading::Provisional);
         let base = stand_ins.as_str().len();
         let full = [stand_ins.as_str(), text].concat();
-        let parsed: Vec<_> = crate::parse::parse(&full)
+        // (The stream's parser: its broken-link callback reads a full
+        // reference as awaiting its definition, and notes where.)
+        let stream = crate::Stream::new(Options::default());
+        let awaited = Cell::new(None);
+        let parsed: Vec<_> = stream
+            .context()
+            .parse(&full, base, &awaited)
             .filter(|(_, range)| range.start >= base)
             .map(|(event, range)| (event, range.start - base..range.end - base))
             .collect();
+        let first_link = ours.iter().find_map(|(event, range)| {
+            matches!(event, Event::Start(Tag::Link { .. })).then_some(range.start)
+        });
         assert_eq!(merged(ours), merged(parsed), "{text:?}");
+        assert_eq!(first_link, awaited.get().map(|at| at - base), "{text:?}");
     }
 
+    /// Every bracket the subset reads.
+    const ALL: Brackets = Brackets {
+        markers: true,
+        footnotes: true,
+        references: true,
+    };
+
     #[test]
-    fn reads_markers_and_footnotes_as_the_parser_does() {
+    fn reads_markers_footnotes_and_references_as_the_parser_does() {
         for text in [
             "x [1]. y",
             "x **a [2]** b\n",
@@ -914,28 +992,17 @@ mod tests {
             "a `[1]` in code",
             "[^74]: The a **b** [1].\n[^75]: Th",
             "[^a]: x [^a] y\n[^b]: c `d` [3]\n",
+            "See [the FX table][fx] for the details.",
+            "x **[last quarter's review][q2]** and [a b][c-d] [1]",
+            "- see [guide][g]\n",
         ] {
-            assert!(
-                block_events(
-                    text,
-                    Brackets {
-                        markers: true,
-                        footnotes: true
-                    }
-                )
-                .is_some(),
-                "{text:?}"
-            );
+            assert!(block_events(text, ALL).is_some(), "{text:?}");
             same_events_as_parser(text);
         }
     }
 
     #[test]
     fn leaves_other_brackets_to_the_parser() {
-        let both = Brackets {
-            markers: true,
-            footnotes: true,
-        };
         for text in [
             "a [citation needed]",
             "a [1](u)",
@@ -947,20 +1014,26 @@ mod tests {
             "[^1]: a\nlazy",
             "[^1]: a\n\n[^2]: b",
             "[^1]:",
+            "a [b *c*][g]",
+            "a [b][g][h]",
+            "a [b][ g]",
+            "a [b][g](u)",
+            "a [b][]",
+            "a [1][g]",
+            "a [b][1]",
+            "a [b][2, 3]",
         ] {
-            assert_eq!(block_events(text, both), None, "{text:?}");
+            assert_eq!(block_events(text, ALL), None, "{text:?}");
         }
-        let markers_only = Brackets {
-            markers: true,
-            footnotes: false,
+        let only = |markers, footnotes, references| Brackets {
+            markers,
+            footnotes,
+            references,
         };
-        assert_eq!(block_events("a [^1]", markers_only), None);
-        assert_eq!(block_events("[^1]: a", markers_only), None);
-        let footnotes_only = Brackets {
-            markers: false,
-            footnotes: true,
-        };
-        assert_eq!(block_events("a [1]", footnotes_only), None);
+        assert_eq!(block_events("a [^1]", only(true, false, true)), None);
+        assert_eq!(block_events("[^1]: a", only(true, false, true)), None);
+        assert_eq!(block_events("a [1]", only(false, true, true)), None);
+        assert_eq!(block_events("a [b][g]", only(true, true, false)), None);
     }
 
     proptest! {
@@ -969,7 +1042,7 @@ mod tests {
         fn reads_lines_with_brackets_as_the_parser_does(
             start in "(- |> |\\* |1\\. |7\\) )?",
             first in "[ab]",
-            text in "([ab *_`.\u{E000}é€-]|\\[1\\]|\\[2, 3\\]|\\[\\^a\\]|\\[\\^b1\\]|\\[|\\]|\\^){0,16}",
+            text in "([ab *_`.\u{E000}é€-]|\\[1\\]|\\[2, 3\\]|\\[\\^a\\]|\\[\\^b1\\]|\\[a b\\]\\[g\\]|\\[b\\]\\[c-1\\]|\\[|\\]|\\^){0,16}",
             end in "\n?",
         ) {
             same_events_as_parser(&[start, first, text, end].concat());

@@ -37,7 +37,7 @@ use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::ops::Range;
 
-use pulldown_cmark::{BrokenLink, Event, LinkType, OffsetIter};
+use pulldown_cmark::{BrokenLink, Event, LinkType, OffsetIter, Tag};
 use serde::{Deserialize, Serialize};
 
 use crate::cite::index::{IndexBuilder, IndexMark, Offset};
@@ -1679,18 +1679,29 @@ impl RenderContext<'_> {
         };
         let index = after.unwrap_or(self.index).part(offset);
         // (A `[` is outside the subset, and events are read only for one.)
-        let (html, index) = match has_byte(text, b'[') {
-            false => (inline_subset::block(text)?, index),
+        let (html, index, ambiguous_reference) = match has_byte(text, b'[') {
+            false => (inline_subset::block(text)?, index, None),
             true => {
                 let events = inline_subset::block_events(text, brackets)?;
-                self.write_events(open, events, text, index)
+                // (Where the first reference a later definition changes
+                // is, as the parser's callback notes it.)
+                let awaited = events.iter().find_map(|(event, range)| match event {
+                    Event::Start(Tag::Link { dest_url, .. })
+                        if **dest_url == *AWAITED_DESTINATION =>
+                    {
+                        Some(range.start)
+                    }
+                    _ => None,
+                });
+                let (html, index) = self.write_events(open, events, text, index);
+                (html, index, awaited)
             }
         };
         let written = WrittenOpen {
             html,
             open_raw_html: false,
             index,
-            ambiguous_reference: None,
+            ambiguous_reference,
             new_definitions: Vec::new(),
             definition_may_go_on: false,
             closes: None,
@@ -1705,7 +1716,8 @@ impl RenderContext<'_> {
                 (&parsed.html, &parsed.index),
                 open,
             );
-            assert!(!parsed.open_raw_html && parsed.ambiguous_reference.is_none());
+            assert!(!parsed.open_raw_html);
+            assert_eq!(written.ambiguous_reference, parsed.ambiguous_reference);
             assert!(!parsed.definition_may_go_on && parsed.closes.is_none());
             assert!(parsed.new_definitions.is_empty());
             assert_eq!(reached.unwrap_or(Reached::NotYet), parsed_reached.get());
@@ -1719,9 +1731,11 @@ impl RenderContext<'_> {
     /// The brackets [`inline_subset`] may read here: citation markers
     /// when they are on, footnote references in the provisional reading.
     fn brackets(&self) -> inline_subset::Brackets {
+        let provisional = matches!(self.reading, Reading::Provisional);
         inline_subset::Brackets {
             markers: self.options.syntaxes.markers,
-            footnotes: matches!(self.reading, Reading::Provisional),
+            footnotes: provisional,
+            references: provisional,
         }
     }
 
@@ -1737,6 +1751,11 @@ impl RenderContext<'_> {
         index: IndexBuilder,
     ) -> (String, IndexBuilder) {
         let stand_ins = StandIns::new(text, self.reading);
+        for (event, range) in &events {
+            // (So that it notes links awaiting their definitions, as it
+            // does of the parser's events.)
+            stand_ins.keep(event, range);
+        }
         let capacity = html_capacity(markdown.len());
         let (written, index) = self.write_part(
             markdown,

@@ -1,37 +1,40 @@
 //! A line of inline text read without the parser, when it stays within a
 //! small subset of CommonMark: words, emphasis (`*`, `_`) and code spans,
-//! rendered here; with citation markers and footnote references, read
-//! into the parser's events for the citation pipeline.
+//! rendered here; with the brackets the citation pipeline reads, read into
+//! the parser's events for it (`events`).
 //!
 //! Much of what a stream renders is one such line: in the tail, a span
 //! being typed (`x **4\u{E000}**`: the stand-in word, the span, the typing
 //! mark) or a new item's first word; at a commit, a paragraph of one line,
 //! or a list's next item (in a tight list, with an outline of such lines
-//! under it: `container::write_outline`). Through the parser and the citation pipeline each
-//! costs some 12 k instructions whatever its length (docs/streaming.md,
-//! "Where this design stops"); here it costs what its bytes do. This is the
-//! first part of the inline renderer that keeps its state: CommonMark's
-//! delimiter algorithm (spec 6.2, "process emphasis") over code spans and
-//! delimiter runs, for one line that starts no block and holds nothing a
-//! citation syntax, link, autolink, entity, escape, raw HTML, math or
-//! strikethrough could start from. With markers (`[1]`, `[1, 3]`) or
-//! footnote references (`[^x]`) among its words, or as a message's
-//! closing footnote definitions, one a line, such text is read into the
+//! under it: `container::write_outline`). Through the parser and the
+//! citation pipeline each costs some 12 k instructions whatever its length
+//! (docs/streaming.md, "Where this design stops"); here it costs what its
+//! bytes do. This is the first part of the inline renderer that keeps its
+//! state: CommonMark's delimiter algorithm (spec 6.2, "process emphasis")
+//! over code spans and delimiter runs, for one line that starts no block
+//! and holds nothing a citation syntax, link, autolink, entity, escape, raw
+//! HTML, math or strikethrough could start from.
+//!
+//! Citations are the citation pipeline's to find, so a line that also
+//! holds markers (`[1]`, `[1, 3]`), footnote references (`[^x]`) or full
+//! references awaiting their definitions (`[the guide][g]`), or a
+//! message's closing footnote definitions, one a line, is read into the
 //! events the parser would give ([`block_events`]), which the stream hands
-//! to the citation pipeline as it does the parser's: the parse is saved,
-//! and citations are found as always. Anything else is `None`, and the
-//! stream renders it as always. Its output is checked against the parser's on
-//! random lines (the tests below) and, in debug builds, where the stream
-//! uses it, against the stream's own rendering of the same text, every
-//! time (so every streaming test checks it too).
+//! to the pipeline as it does the parser's: the parse is what is saved.
+//! Anything else is `None`, and the stream renders it as always. The
+//! output is checked against the parser's on random lines (the tests here
+//! and in `events`) and, in debug builds, where the stream uses it, against
+//! the stream's own rendering of the same text, every time (so every
+//! streaming test checks it too).
 
-use std::ops::Range;
-
-use pulldown_cmark::{CowStr, Event, LinkType, Tag, TagEnd};
 use pulldown_cmark_escape::escape_html_body_text;
 
 use super::preview::{item_marker, ItemMark};
-use crate::parse::AWAITED_DESTINATION;
+
+mod events;
+
+pub(super) use events::{block_events, push_line_events};
 
 #[cfg(debug_assertions)]
 use crate::cite::index::IndexBuilder;
@@ -44,7 +47,7 @@ const LONGEST: usize = 1024;
 /// quadratic in them.
 const MOST_RUNS: usize = 64;
 
-/// The HTML of `text` rendered alone, as [`render`](crate::render) gives
+/// The HTML of `text` rendered alone, as [`render`](crate::render()) gives
 /// it with any options, when `text` is one line (a line break may end it)
 /// of inline text within the subset: a paragraph, or the same after a list
 /// item's marker and a space (a list of one item) or `> ` (a quote);
@@ -147,7 +150,8 @@ pub(super) struct Brackets {
     /// provisionally: as references to a definition still to come).
     pub(super) footnotes: bool,
     /// Full references of words, `[the guide][g]`, read provisionally:
-    /// as links to a definition still to come ([`AWAITED_DESTINATION`]).
+    /// as links to a definition still to come
+    /// ([`AWAITED_DESTINATION`](crate::parse::AWAITED_DESTINATION)).
     pub(super) references: bool,
 }
 
@@ -161,82 +165,6 @@ impl Brackets {
     fn any(self) -> bool {
         self.markers || self.footnotes || self.references
     }
-}
-
-/// The parser's events for `text`, as [`block`] takes it but for the
-/// `brackets` it may hold, or for footnote definitions one a line, with
-/// their ranges in `text`: the events the stream hands the citation
-/// pipeline instead of the parser's (for text that [`block`] cannot
-/// render: with brackets). `None` for other text.
-pub(super) fn block_events(
-    text: &str,
-    brackets: Brackets,
-) -> Option<Vec<(Event<'_>, Range<usize>)>> {
-    if brackets.footnotes && text.starts_with("[^") {
-        return definitions_events(text, brackets);
-    }
-    let line = text.strip_suffix('\n').unwrap_or(text);
-    // The block around the line, and the one inside it, with their
-    // ranges: a list item's is the whole line, as its list's; a quote's
-    // paragraph starts after its marker.
-    let whole = 0..text.len();
-    let (kind, content_at) = LineBlock::of(line);
-    let (outer, inner) = match kind {
-        LineBlock::Paragraph => (Tag::Paragraph, None),
-        LineBlock::Item(start) => (Tag::List(start), Some((Tag::Item, whole.clone()))),
-        LineBlock::Quote => (Tag::BlockQuote(None), Some((Tag::Paragraph, 2..text.len()))),
-    };
-    let mut events = Vec::with_capacity(16);
-    events.push((Event::Start(outer.clone()), whole.clone()));
-    if let Some((tag, range)) = &inner {
-        events.push((Event::Start(tag.clone()), range.clone()));
-    }
-    push_line_events(&mut events, &line[content_at..], content_at, brackets)?;
-    if let Some((tag, range)) = inner {
-        events.push((Event::End(tag.to_end()), range));
-    }
-    events.push((Event::End(outer.to_end()), whole));
-    Some(events)
-}
-
-/// [`block_events`] for footnote definitions, one a line (`[^x]: text`),
-/// as a message's end has them.
-fn definitions_events(text: &str, brackets: Brackets) -> Option<Vec<(Event<'_>, Range<usize>)>> {
-    let mut events = Vec::new();
-    let mut start = 0;
-    for line in text.split_inclusive('\n') {
-        let whole = start..start + line.len();
-        let rest = line.strip_prefix("[^")?;
-        let label = &rest[..rest.find("]:")?];
-        if label.is_empty() || !label.bytes().all(|b| b.is_ascii_alphanumeric()) {
-            return None;
-        }
-        let content = rest[label.len() + 2..].trim_start_matches(' ');
-        let content_at = whole.end - content.len();
-        let paragraph = content_at..whole.end;
-        let label = CowStr::Borrowed(label);
-        events.push((Event::Start(Tag::FootnoteDefinition(label)), whole.clone()));
-        events.push((Event::Start(Tag::Paragraph), paragraph.clone()));
-        let content = content.strip_suffix('\n').unwrap_or(content);
-        push_line_events(&mut events, content, content_at, brackets)?;
-        events.push((Event::End(TagEnd::Paragraph), paragraph));
-        events.push((Event::End(TagEnd::FootnoteDefinition), whole.clone()));
-        start = whole.end;
-    }
-    (!events.is_empty()).then_some(events)
-}
-
-/// Pushes the parser's inline events for `line`, one line within the
-/// subset and `brackets` that starts no block, to `events`, their ranges
-/// `offset` on; `None` (with some pushed) when it is not.
-pub(super) fn push_line_events<'t>(
-    events: &mut Vec<(Event<'t>, Range<usize>)>,
-    line: &'t str,
-    offset: usize,
-    brackets: Brackets,
-) -> Option<()> {
-    let (line, pieces) = parse_line(line, brackets)?;
-    push_inline_events(events, line, offset, &pieces)
 }
 
 /// `line` without its trailing spaces, in pieces, with emphasis
@@ -738,95 +666,6 @@ fn code_content(code: &str) -> &str {
     }
 }
 
-/// Pushes the parser's inline events for `line`'s `pieces` to `events`,
-/// their ranges `offset` on. Each emphasis span's start and end share
-/// the range from its opening delimiters to its closing ones: a run's
-/// delimiters are those it closes with, its literal ones, then those it
-/// opens with. `None` if the spans do not nest (which process emphasis
-/// never leaves).
-fn push_inline_events<'t>(
-    events: &mut Vec<(Event<'t>, Range<usize>)>,
-    line: &'t str,
-    offset: usize,
-    pieces: &[Piece],
-) -> Option<()> {
-    let text = |start: usize, end: usize| {
-        (
-            Event::Text(CowStr::Borrowed(&line[start..end])),
-            offset + start..offset + end,
-        )
-    };
-    // The open spans' start events, innermost last.
-    let mut open = Vec::new();
-    for piece in pieces {
-        match *piece {
-            Piece::Text { start, end } => events.push(text(start, end)),
-            Piece::Code { start, end, ticks } => {
-                let code = CowStr::Borrowed(code_content(&line[start..end]));
-                events.push((
-                    Event::Code(code),
-                    offset + start - ticks..offset + end + ticks,
-                ));
-            }
-            Piece::Bracket { at } => events.push(text(at, at + 1)),
-            Piece::Reference {
-                start,
-                end,
-                text: (words_start, words_end),
-            } => {
-                // (As the stream's parser reads one: a link to a
-                // definition still to come, its label as written.)
-                let link = Tag::Link {
-                    link_type: LinkType::ReferenceUnknown,
-                    dest_url: CowStr::Borrowed(AWAITED_DESTINATION),
-                    title: CowStr::Borrowed(""),
-                    id: CowStr::Borrowed(&line[words_end + 2..end - 1]),
-                };
-                let range = offset + start..offset + end;
-                events.push((Event::Start(link), range.clone()));
-                events.push(text(words_start, words_end));
-                events.push((Event::End(TagEnd::Link), range));
-            }
-            Piece::Footnote { start, end } => {
-                let label = CowStr::Borrowed(&line[start + 2..end - 1]);
-                events.push((
-                    Event::FootnoteReference(label),
-                    offset + start..offset + end,
-                ));
-            }
-            Piece::Run(ref run) => {
-                let mut edge = offset + run.start;
-                for i in 0..run.closes.count {
-                    let strong = run.closes.strong >> i & 1 == 1;
-                    edge += if strong { 2 } else { 1 };
-                    let opened: usize = open.pop()?;
-                    let range = events[opened].1.start..edge;
-                    events[opened].1 = range.clone();
-                    let end = if strong {
-                        TagEnd::Strong
-                    } else {
-                        TagEnd::Emphasis
-                    };
-                    events.push((Event::End(end), range));
-                }
-                let literal = edge - offset;
-                if run.left > 0 {
-                    events.push(text(literal, literal + run.left));
-                }
-                edge += run.left;
-                for i in 0..run.opens.count {
-                    let strong = run.opens.strong >> i & 1 == 1;
-                    let tag = if strong { Tag::Strong } else { Tag::Emphasis };
-                    open.push(events.len());
-                    events.push((Event::Start(tag), edge..edge));
-                    edge += if strong { 2 } else { 1 };
-                }
-            }
-        }
-    }
-    open.is_empty().then_some(())
-}
-
 fn escape(html: &mut String, text: &str) {
     // Writing to a String cannot fail.
     let _ = escape_html_body_text(&mut *html, text);
@@ -834,13 +673,7 @@ fn escape(html: &mut String, text: &str) {
 
 #[cfg(test)]
 mod tests {
-    use std::cell::Cell;
-    use std::ops::Range;
-
-    use pulldown_cmark::{CowStr, Event, Tag};
-
-    use super::{block, block_events, Brackets};
-    use crate::stream::provisional::{Reading, StandIns};
+    use super::block;
     use crate::{render, Options};
     use proptest::prelude::*;
 
@@ -924,141 +757,8 @@ mod tests {
         }
     }
 
-    /// `events` with each run of text events as one (the citation
-    /// pipeline reads them so; where the parser splits a run varies).
-    fn merged(events: Vec<(Event<'_>, Range<usize>)>) -> Vec<(Event<'_>, Range<usize>)> {
-        let mut out: Vec<(Event<'_>, Range<usize>)> = Vec::new();
-        for (event, range) in events {
-            if let (Some((Event::Text(last), last_range)), Event::Text(text)) =
-                (out.last_mut(), &event)
-            {
-                if last_range.end == range.start {
-                    *last = CowStr::from([&**last, &**text].concat());
-                    last_range.end = range.end;
-                    continue;
-                }
-            }
-            out.push((event, range));
-        }
-        out
-    }
-
-    /// `block_events(text)`, when it reads `text`, gives the parser's
-    /// events (their runs of text merged): read after the stand-in
-    /// definitions a stream's provisional reading puts first, so that its
-    /// footnote references are references.
-    fn same_events_as_parser(text: &str) {
-        let Some(ours) = block_events(text, ALL) else {
-            return;
-        };
-        let stand_ins = StandIns::new(text, Reading::Provisional);
-        let base = stand_ins.as_str().len();
-        let full = [stand_ins.as_str(), text].concat();
-        // (The stream's parser: its broken-link callback reads a full
-        // reference as awaiting its definition, and notes where.)
-        let stream = crate::Stream::new(Options::default());
-        let awaited = Cell::new(None);
-        let parsed: Vec<_> = stream
-            .context()
-            .parse(&full, base, &awaited)
-            .filter(|(_, range)| range.start >= base)
-            .map(|(event, range)| (event, range.start - base..range.end - base))
-            .collect();
-        let first_link = ours.iter().find_map(|(event, range)| {
-            matches!(event, Event::Start(Tag::Link { .. })).then_some(range.start)
-        });
-        assert_eq!(merged(ours), merged(parsed), "{text:?}");
-        assert_eq!(first_link, awaited.get().map(|at| at - base), "{text:?}");
-    }
-
-    /// Every bracket the subset reads.
-    const ALL: Brackets = Brackets {
-        markers: true,
-        footnotes: true,
-        references: true,
-    };
-
-    #[test]
-    fn reads_markers_footnotes_and_references_as_the_parser_does() {
-        for text in [
-            "x [1]. y",
-            "x **a [2]** b\n",
-            "x [1][^1]. y",
-            "- x [1]",
-            "> x *[1]*\n",
-            "x [1, 3] y",
-            "The rate fell[^n1] **again** [2]",
-            "a ***[1]*** b",
-            "a `[1]` in code",
-            "[^74]: The a **b** [1].\n[^75]: Th",
-            "[^a]: x [^a] y\n[^b]: c `d` [3]\n",
-            "See [the FX table][fx] for the details.",
-            "x **[last quarter's review][q2]** and [a b][c-d] [1]",
-            "- see [guide][g]\n",
-        ] {
-            assert!(block_events(text, ALL).is_some(), "{text:?}");
-            same_events_as_parser(text);
-        }
-    }
-
-    #[test]
-    fn leaves_other_brackets_to_the_parser() {
-        for text in [
-            "a [citation needed]",
-            "a [1](u)",
-            "a [1][2]",
-            "a [1]: b",
-            "a [^x y]",
-            "a ]",
-            "a [1",
-            "[^1]: a\nlazy",
-            "[^1]: a\n\n[^2]: b",
-            "[^1]:",
-            "a [b *c*][g]",
-            "a [b][g][h]",
-            "a [b][ g]",
-            "a [b][g](u)",
-            "a [b][]",
-            "a [1][g]",
-            "a [b][1]",
-            "a [b][2, 3]",
-        ] {
-            assert_eq!(block_events(text, ALL), None, "{text:?}");
-        }
-        let only = |markers, footnotes, references| Brackets {
-            markers,
-            footnotes,
-            references,
-        };
-        assert_eq!(block_events("a [^1]", only(true, false, true)), None);
-        assert_eq!(block_events("[^1]: a", only(true, false, true)), None);
-        assert_eq!(block_events("a [1]", only(false, true, true)), None);
-        assert_eq!(block_events("a [b][g]", only(true, true, false)), None);
-    }
-
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4096))]
-        #[test]
-        fn reads_lines_with_brackets_as_the_parser_does(
-            start in "(- |> |\\* |1\\. |7\\) )?",
-            first in "[ab]",
-            text in "([ab *_`.\u{E000}é€-]|\\[1\\]|\\[2, 3\\]|\\[\\^a\\]|\\[\\^b1\\]|\\[a b\\]\\[g\\]|\\[b\\]\\[c-1\\]|\\[|\\]|\\^){0,16}",
-            end in "\n?",
-        ) {
-            same_events_as_parser(&[start, first, text, end].concat());
-        }
-
-        #[test]
-        fn reads_footnote_definitions_as_the_parser_does(
-            lines in proptest::collection::vec(
-                "\\[\\^(a|b1)\\]: {0,2}[ab]([ab *_`.]|\\[1\\]|\\[\\^a\\]){0,10}",
-                1..4,
-            ),
-            end in "\n?",
-        ) {
-            same_events_as_parser(&[lines.join("\n").as_str(), end.as_str()].concat());
-        }
-
         #[test]
         fn renders_lines_as_the_parser_does(
             start in "(- |> |\\* |\\+ |1\\. |7\\) |012\\. )?",

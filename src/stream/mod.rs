@@ -1750,7 +1750,7 @@ impl RenderContext<'_> {
         text: &str,
         index: IndexBuilder,
     ) -> (String, IndexBuilder) {
-        let stand_ins = StandIns::new(text, self.reading);
+        let stand_ins = StandIns::for_events(text, self.reading);
         for (event, range) in &events {
             // (So that it notes links awaiting their definitions, as it
             // does of the parser's events.)

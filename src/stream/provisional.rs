@@ -97,6 +97,20 @@ impl StandIns {
         }
     }
 
+    /// What a text read without the parser records as [`StandIns::new`]
+    /// does (whether it names a footnote label), with no stand-ins to
+    /// write: its events are not parsed after any.
+    pub(super) fn for_events(text: &str, reading: Reading) -> StandIns {
+        let named = matches!(reading, Reading::Provisional)
+            && memchr::memmem::find_iter(text.as_bytes(), b"[^")
+                .any(|at| !matches!(label_at(&text[at + 2..]), Label::None));
+        StandIns {
+            prefix: String::new(),
+            named,
+            awaited_links: Cell::new(false),
+        }
+    }
+
     /// The stand-ins, to parse first.
     pub(super) fn as_str(&self) -> &str {
         &self.prefix
@@ -155,6 +169,28 @@ fn label_at(rest: &str) -> Label<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stand_ins_for_events_name_what_the_stand_ins_name() {
+        for text in [
+            "a [^1] b",
+            "a [^x y] b",
+            "[^1]: note",
+            "a [^] b",
+            "a [^open",
+            "a [1]",
+            "",
+        ] {
+            for reading in [Reading::Provisional, Reading::Final, Reading::Code] {
+                let (written, for_events) = (
+                    StandIns::new(text, reading),
+                    StandIns::for_events(text, reading),
+                );
+                assert_eq!(written.named, for_events.named, "{text:?} {reading:?}");
+                assert_eq!(for_events.as_str(), "");
+            }
+        }
+    }
 
     #[test]
     fn labels_are_plain_when_read_as_written() {

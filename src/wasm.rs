@@ -91,7 +91,7 @@ impl Parts {
     }
 
     fn of_patch(patch: Patch) -> Result<Parts, String> {
-        let flags = (u32::from(patch.rewind) * REWIND) | (u32::from(patch.mark) * MARK);
+        let flags = flags_of(&patch);
         Ok(Parts {
             citations: to_json(&patch.citations)?,
             steps: utf16_steps(&patch.append, &patch.steps),
@@ -105,6 +105,11 @@ impl Parts {
                 .map(|keep| u32::try_from(keep).unwrap_or(u32::MAX)),
         })
     }
+}
+
+/// `patch.rewind` and `patch.mark` as [`Parts::flags`] has them.
+fn flags_of(patch: &Patch) -> u32 {
+    (u32::from(patch.rewind) * REWIND) | (u32::from(patch.mark) * MARK)
 }
 
 /// `steps` (UTF-8 byte lengths of `append`) as [`Parts::take_steps`] hands
@@ -378,6 +383,7 @@ struct Committed {
 
 impl Committed {
     fn of(patch: Patch) -> Result<Committed, String> {
+        let flags = flags_of(&patch);
         let steps = utf16_steps(&patch.append, &patch.steps);
         let mut text = patch.append;
         // (As UTF-16 units; a message past 4 billion of them does not fit
@@ -386,7 +392,6 @@ impl Committed {
         if !patch.citations.is_empty() {
             text.push_str(&to_json(&patch.citations)?);
         }
-        let flags = (u32::from(patch.rewind) * REWIND) | (u32::from(patch.mark) * MARK);
         let empty = patch
             .empty
             .map_or(0, |keep| u32::try_from(keep).unwrap_or(u32::MAX - 1) + 1);

@@ -218,9 +218,7 @@ const REPLACES = 0xffffffff;
 function patch(parts) {
   try {
     const append = parts.takeHtml();
-    const pairs = parts.takeSteps();
-    const steps = [];
-    for (let i = 0; i < pairs.length; i += 2) steps.push({ [STEP_KINDS[pairs[i]]]: pairs[i + 1] });
+    const steps = stepsOf(parts.takeSteps(), 0);
     const flags = parts.flags();
     const empty = parts.empty();
     const tail = parts.takeTail();
@@ -240,11 +238,17 @@ function patch(parts) {
 function committedPatch(meta, text) {
   const citationsAt = meta[2];
   const append = citationsAt === text.length ? text : text.slice(0, citationsAt);
-  const steps = [];
-  for (let i = 3; i < meta.length; i += 2) steps.push({ [STEP_KINDS[meta[i]]]: meta[i + 1] });
+  const steps = stepsOf(meta, 3);
   const citations = citationsAt === text.length ? [] : JSON.parse(text.slice(citationsAt));
   const fields = { append, steps, citations };
   return withFlags(meta[0], meta[1] === 0 ? fields : { empty: meta[1] - 1, ...fields });
+}
+
+/** A patch's steps from `pairs`, `[kind, length, …]` from `from` on, as `Parts.takeSteps()` gives them. */
+function stepsOf(pairs, from) {
+  const steps = [];
+  for (let i = from; i < pairs.length; i += 2) steps.push({ [STEP_KINDS[pairs[i]]]: pairs[i + 1] });
+  return steps;
 }
 
 /** `fields` with `rewind: true` and `mark: true` first, when `flags` has them. */

@@ -745,12 +745,15 @@ fn list_item_in_subset(context: &RenderContext<'_>, opener: &str, text: &str) ->
         line,
         line_at: text.len() - body.len() - 1,
     };
-    let index = context.index.part(Offset {
-        add: context.committed,
-        sub: opener.len(),
-    });
+    // (Made once the subset takes the item: much that is tried is not.)
+    let index = || {
+        context.index.part(Offset {
+            add: context.committed,
+            sub: opener.len(),
+        })
+    };
     let (html, index) = match (super::has_byte(line, b'['), sublines) {
-        (false, _) => (item.html(sublines)?, index),
+        (false, _) => (item.html(sublines)?, index()),
         (true, None) => item.through_events(context, opener, text, index)?,
         (true, Some(_)) => return None,
     };
@@ -810,13 +813,14 @@ impl NextItem<'_> {
     }
 
     /// The same through the citation pipeline, fed the events the parser
-    /// would give for `opener` then `text` (with `index` before them).
+    /// would give for `opener` then `text` (with `index()`, the citation
+    /// state before them).
     fn through_events(
         &self,
         context: &RenderContext<'_>,
         opener: &str,
         text: &str,
-        index: IndexBuilder,
+        index: impl FnOnce() -> IndexBuilder,
     ) -> Option<(String, IndexBuilder)> {
         let full = [opener, text].concat();
         let whole = 0..full.len();
@@ -831,32 +835,31 @@ impl NextItem<'_> {
             ..context.brackets()
         };
         let mut events = Vec::with_capacity(24);
-        let mut push = |event, range: &Range<usize>| events.push((event, range.clone()));
-        push(Event::Start(Tag::List(self.start)), &whole);
-        push(Event::Start(Tag::Item), &first);
-        let x_paragraph = x..x + 2;
+        events.push((Event::Start(Tag::List(self.start)), whole.clone()));
+        events.push((Event::Start(Tag::Item), first.clone()));
+        let x_text = (Event::Text(CowStr::Borrowed("x")), x..x + 1);
         if self.loose {
-            push(Event::Start(Tag::Paragraph), &x_paragraph);
+            let x_paragraph = x..x + 2;
+            events.push((Event::Start(Tag::Paragraph), x_paragraph.clone()));
+            events.push(x_text);
+            events.push((Event::End(TagEnd::Paragraph), x_paragraph));
+        } else {
+            events.push(x_text);
         }
-        push(Event::Text(CowStr::Borrowed("x")), &(x..x + 1));
-        if self.loose {
-            push(Event::End(TagEnd::Paragraph), &x_paragraph);
-        }
-        push(Event::End(TagEnd::Item), &first);
-        push(Event::Start(Tag::Item), &second);
+        events.push((Event::End(TagEnd::Item), first));
+        events.push((Event::Start(Tag::Item), second.clone()));
         let paragraph = line_at..line_at + self.line.len() + 1;
         if self.loose {
-            push(Event::Start(Tag::Paragraph), &paragraph);
+            events.push((Event::Start(Tag::Paragraph), paragraph.clone()));
         }
         let line = &full[line_at..line_at + self.line.len()];
         inline_subset::push_line_events(&mut events, line, line_at, brackets)?;
-        let mut push = |event, range: &Range<usize>| events.push((event, range.clone()));
         if self.loose {
-            push(Event::End(TagEnd::Paragraph), &paragraph);
+            events.push((Event::End(TagEnd::Paragraph), paragraph));
         }
-        push(Event::End(TagEnd::Item), &second);
-        push(Event::End(TagEnd::List(self.start.is_some())), &whole);
-        Some(context.write_events(&full, events, text, index))
+        events.push((Event::End(TagEnd::Item), second));
+        events.push((Event::End(TagEnd::List(self.start.is_some())), whole));
+        Some(context.write_events(&full, events, text, index()))
     }
 }
 

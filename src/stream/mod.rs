@@ -1673,14 +1673,16 @@ impl RenderContext<'_> {
                 (text, Some(reached))
             }
         };
-        let offset = Offset {
-            add: self.committed,
-            sub: 0,
+        // (Made once the subset takes the text: most that is tried is not.)
+        let index = || {
+            after.unwrap_or(self.index).part(Offset {
+                add: self.committed,
+                sub: 0,
+            })
         };
-        let index = after.unwrap_or(self.index).part(offset);
         // (A `[` is outside the subset, and events are read only for one.)
         let (html, index, ambiguous_reference) = match has_byte(text, b'[') {
-            false => (inline_subset::block(text)?, index, None),
+            false => (inline_subset::block(text)?, index(), None),
             true => {
                 let events = inline_subset::block_events(text, brackets)?;
                 // (Where the first reference a later definition changes
@@ -1693,7 +1695,7 @@ impl RenderContext<'_> {
                     }
                     _ => None,
                 });
-                let (html, index) = self.write_events(open, events, text, index);
+                let (html, index) = self.write_events(open, events, text, index());
                 (html, index, awaited)
             }
         };

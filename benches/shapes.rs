@@ -306,13 +306,20 @@ fn main() {
         }
     }
 
-    println!("\none paragraph being typed (one line, no blank line)\n");
+    println!("\none paragraph being typed (one line, no blank line), in English and in Chinese\n");
     let mut paragraph = Vec::new();
-    for &kib in PARAGRAPH_SIZES {
-        let text = shapes::single_paragraph(kib * 1024);
-        let row = measure("single-paragraph", kib, &text, &options, budget);
-        print_progress(&row);
-        paragraph.push(row);
+    /// A paragraph's text at a size.
+    type Paragraph = fn(usize) -> String;
+    let languages: [(&str, Paragraph); 2] = [
+        ("English", shapes::single_paragraph),
+        ("Chinese", shapes::single_cjk_paragraph),
+    ];
+    for (language, make) in languages {
+        for &kib in PARAGRAPH_SIZES {
+            let row = measure(language, kib, &make(kib * 1024), &options, budget);
+            print_progress(&row);
+            paragraph.push(row);
+        }
     }
 
     println!("\nCPU: {}\n", cpu_model());
@@ -348,12 +355,13 @@ fn main() {
         }
     }
 
-    println!("\n| single paragraph | final HTML | handed ÷ HTML | stream ÷ one-shot | stream | one-shot | stream = render |");
-    println!("|:--|--:|--:|--:|--:|--:|:--|");
+    println!("\n| single paragraph | size | final HTML | handed ÷ HTML | stream ÷ one-shot | stream | one-shot | stream = render |");
+    println!("|:--|--:|--:|--:|--:|--:|--:|:--|");
     for row in &paragraph {
         let (stream, once, same) = timing_cells(row, budget);
         println!(
-            "| {} KiB | {} B | {} | {} | {stream} | {once} | {same} |",
+            "| {} | {} KiB | {} B | {} | {} | {stream} | {once} | {same} |",
+            row.shape,
             row.kib,
             row.html,
             ratio_cell(&row.outcome, row.html, 0),

@@ -12,7 +12,8 @@
 //! the workload of `benches/stream.rs` — or, with `list`, one long list of
 //! one-line items; with `note`, the answer after an undefined `[note]`.
 //! With `shape:NAME`, the text is that shape of `benches/shapes.rs`
-//! (`shape:fenced-code`, …) at BYTES. MODE `bytes` prints the answer's length, `text` the answer,
+//! (`shape:fenced-code`, …) at BYTES; with `file:PATH`, that file's text
+//! (BYTES ignored). MODE `bytes` prints the answer's length, `text` the answer,
 //! `names` the shapes' names. MODE `pieces` renders BYTES pieces of about
 //! 10 bytes each (`x **3**`, `x [1].`), as the tail renders the words since
 //! its settled point at a crossing: what one such rendering costs (with
@@ -37,7 +38,7 @@ use workload::{
 fn main() {
     let mut args = std::env::args().skip(1);
     let usage =
-        "usage: stream_cost one|push|changes|typed|frame|pieces|bytes|text|names BYTES CHUNK [list|note|shape:NAME]";
+        "usage: stream_cost one|push|changes|typed|frame|pieces|bytes|text|names BYTES CHUNK [list|note|shape:NAME|file:PATH]";
     let mode = args.next().expect(usage);
     let size: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
     let chunk: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
@@ -45,6 +46,10 @@ fn main() {
         Some("list") => list_corpus(size),
         Some("note") => undefined_reference_corpus(size),
         None => corpus(size),
+        Some(name) if name.starts_with("file:") => {
+            let text = std::fs::read_to_string(&name["file:".len()..]).expect(usage);
+            (text, corpus(1).1)
+        }
         Some(name) if name.starts_with("shape:") => {
             let text = shapes::shape(&name["shape:".len()..], size).expect(usage);
             (text, corpus(1).1)

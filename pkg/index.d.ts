@@ -141,6 +141,8 @@ export type Step = { open: number } | { html: number } | { close: number };
  * What changed after a `push`, applied in this order (`citemark/dom`'s
  * `mountPatches` applies patches to an element; docs/streaming.md has the protocol):
  * `rewind`, `mark`, `empty`, `append` cut by `steps`, then `tail`.
+ * Read it, do not change it: a patch that changes nothing may be one
+ * shared, frozen object.
  */
 export interface Patch {
   /**

@@ -435,6 +435,33 @@ fn typing_is_offered_only_on_the_tail_shown() {
     host_typing_gives_the_tail(md, &[11, 26, 27]).unwrap_or_else(|e| panic!("{e}"));
 }
 
+/// Words beyond ASCII go as typing as ASCII words do (a line that starts
+/// with a letter of any script is decided by it), in any cut that keeps
+/// characters whole; what may take part in a citation (`【`), whitespace
+/// beyond the space, and syntax still go to the stream.
+#[test]
+fn words_beyond_ascii_go_as_typing() {
+    let md = "Le délai a baissé de 4 % après la mise à jour, selon «l'équipe».\n\n\
+              中文的回答也一样，没有空格。Ελληνικά κείμενα, русский текст 🙂 **gras** [1].\n\n\
+              Voir\u{3000}https://example.com et 【4†source】 fin.\n";
+    let whole: Vec<usize> = md.char_indices().map(|(i, _)| i).collect();
+    for size in 1..=6 {
+        for offset in 0..size {
+            let cuts: Vec<usize> = whole.iter().copied().skip(offset).step_by(size).collect();
+            host_typing_gives_the_tail(md, &cuts)
+                .unwrap_or_else(|e| panic!("{size}-character chunks from {offset}: {e}"));
+        }
+    }
+    let prose = "Le délai a baissé après la mise à jour, selon l'équipe. ".repeat(40);
+    let cuts: Vec<usize> = prose.char_indices().map(|(i, _)| i).step_by(4).collect();
+    let pushed = host_typing_gives_the_tail(&prose, &cuts).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        pushed * 20 < cuts.len(),
+        "{pushed} of {} chunks pushed",
+        cuts.len()
+    );
+}
+
 /// A fenced code block's lines go as typing, but for a line that may
 /// close the block: a blank line, indentation, tabs, a fence's character
 /// starting a line of code.

@@ -1,9 +1,10 @@
 //! The shapes LLM answers come in, generated to a size: one long fenced
 //! code block, one table, one long list, a long block quote, a `<details>`
 //! section, footnotes and reference links defined at the very end, prose
-//! with brackets that are not citation markers, and many short paragraphs
-//! (the baseline). `benches/shapes.rs` streams each to see whether the
-//! cost stays linear.
+//! with brackets that are not citation markers, prose written without
+//! spaces (Chinese, whose words end at `。`, `，` and the like), and many
+//! short paragraphs (the baseline). `benches/shapes.rs` streams each to see
+//! whether the cost stays linear.
 //!
 //! Every generator is deterministic (a fixed xorshift seeded by the shape's
 //! name), writes prose that reads like an answer (varied words, some `[1]`
@@ -24,6 +25,7 @@ pub const SHAPES: &[&str] = &[
     "footnotes",
     "late-reference",
     "bracketed-prose",
+    "cjk-prose",
 ];
 
 /// The markdown of shape `name`, at least `size` bytes and ending at a line
@@ -43,6 +45,7 @@ pub fn shape(name: &str, size: usize) -> Option<String> {
         "footnotes" => footnotes(&mut g, size),
         "late-reference" => late_reference(&mut g, size),
         "bracketed-prose" => bracketed_prose(&mut g, size),
+        "cjk-prose" => cjk_prose(&mut g, size),
         _ => return None,
     };
     Some(text)
@@ -58,6 +61,18 @@ pub fn single_paragraph(size: usize) -> String {
             text.push(' ');
         }
         g.sentence(&mut text);
+    }
+    text.push('\n');
+    text
+}
+
+/// [`single_paragraph`] in Chinese: [`cjk_prose`]'s sentences on one line,
+/// no spaces, ending in a newline.
+pub fn single_cjk_paragraph(size: usize) -> String {
+    let mut g = Gen::new("single-cjk-paragraph");
+    let mut text = String::new();
+    while text.len() < size {
+        cjk_sentence(&mut g, &mut text);
     }
     text.push('\n');
     text
@@ -547,4 +562,65 @@ fn bracketed_prose(g: &mut Gen, size: usize) -> String {
         text.push('\n');
     }
     text
+}
+
+/// Phrases of Chinese prose, for [`cjk_prose`].
+const CJK_PHRASES: &[&str] = &[
+    "本季度的收入",
+    "新版本的延迟",
+    "结账流程的转化率",
+    "华东地区的客户",
+    "数据库迁移",
+    "缓存命中率",
+    "续约合同的数量",
+    "监控面板上的请求",
+    "试用账户",
+    "预算的阈值",
+    "比上个月明显提高",
+    "在高峰时段有所下降",
+    "主要集中在周末",
+    "仍然低于预期",
+    "需要进一步分析",
+    "与去年同期基本持平",
+];
+
+/// Paragraphs of Chinese, as models write them: no spaces, one line of 4
+/// to 12 sentences each, clauses joined by `，` and ended by `。`, with
+/// `**bold**` figures and `[n]` markers.
+fn cjk_prose(g: &mut Gen, size: usize) -> String {
+    let mut text = String::new();
+    while text.len() < size {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        for _ in 0..4 + g.below(9) {
+            cjk_sentence(g, &mut text);
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// A sentence of [`cjk_prose`]: two phrases, maybe a bold figure and a
+/// marker, then `。`.
+fn cjk_sentence(g: &mut Gen, text: &mut String) {
+    text.push_str(g.pick(CJK_PHRASES));
+    text.push('，');
+    text.push_str(g.pick(CJK_PHRASES));
+    if g.chance(30) {
+        // (Figures as Chinese writes them; a currency sign after a letter
+        // opens no emphasis, and its asterisks stay.)
+        let figure = match g.below(5) {
+            0 => format!("{}.{}%", g.below(30), g.below(10)),
+            1 => format!("{}万", 2 + g.below(900)),
+            2 => format!("{}毫秒", 5 + g.below(400)),
+            3 => format!("¥{}万", 2 + g.below(90)),
+            _ => format!("{}", 2 + g.below(5000)),
+        };
+        text.push_str(&format!("，达到**{figure}**"));
+    }
+    if g.chance(25) {
+        text.push_str(&format!("[{}]", 1 + g.below(5)));
+    }
+    text.push('。');
 }

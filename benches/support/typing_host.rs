@@ -43,8 +43,16 @@ impl TypingHost {
             return shown;
         }
         self.crossings += 1;
-        self.flush(&mut apply);
-        apply(&self.stream.push_deferred(piece));
+        if self.handed == 0 && !self.typed.is_empty() {
+            // (Typing the host showed none of goes with the text, in one
+            // push, as the glue does.)
+            self.typed.push_str(piece);
+            apply(&self.stream.push_deferred(&self.typed));
+            self.typed.clear();
+        } else {
+            self.flush(&mut apply);
+            apply(&self.stream.push_deferred(piece));
+        }
         let handed = self.stream.tail_change().html().len();
         self.typing = self.stream.typing();
         handed

@@ -98,7 +98,6 @@ function rendered(parts) {
   }
 }
 
-const STEP_KINDS = ["open", "html", "close"];
 const REWIND = 1;
 const MARK = 2;
 // Typing shown here (docs/streaming.md, "Typing shown by the host"): the
@@ -113,9 +112,13 @@ const HELD_ROW = 3;
 const NOT_VERBATIM = /[\n\r\0\t\ud800-\udfff]/;
 /**
  * What a paragraph's line being typed takes as typed (`Typing::Words`): ASCII letters, digits,
- * spaces, `,` `;` `:` `?` `'` `"` `-`, and `.` after a letter or digit but `w` (`www.` starts a link).
+ * spaces, `,` `;` `:` `?` `'` `"` `-` `%`, and `.` after an ASCII letter or digit but `w`
+ * (`www.` starts a link); and characters beyond ASCII but whitespace, controls, `†` `【` `】`
+ * (a file-search citation's), the private-use area, U+FEFF and lone surrogates (the crate's
+ * `is_word_char`, the same set spelled out).
  */
-const WORD_TEXT = /^(?:[A-Za-z0-9 ,;:?'"-]|[A-VX-Za-vx-z0-9]\.)*$/;
+const WORD_TEXT =
+  /^(?:[A-Za-z0-9 ,;:?'"%-]|[A-VX-Za-vx-z0-9]\.|[^\x00-\x9f\u00a0\u1680\u2000-\u200a\u2020\u2028\u2029\u202f\u205f\u3000\u3010\u3011\ud800-\udfff\ue000-\uf8ff\ufeff]|[\ud800-\udbff][\udc00-\udfff])*$/;
 /** A word that may start a URL (`h`, `htt`, `https`, `https:`, `www`; not after punctuation): the tail holds it back. */
 const URL_START = /^(?:h(?:t(?:t(?:ps?:?)?)?)?|w{1,3})$/;
 // Where a code line being typed stands (`CodeLine`): past where it could
@@ -247,7 +250,13 @@ function committedPatch(meta, text) {
 /** A patch's steps from `pairs`, `[kind, length, …]` from `from` on, as `Parts.takeSteps()` gives them. */
 function stepsOf(pairs, from) {
   const steps = [];
-  for (let i = from; i < pairs.length; i += 2) steps.push({ [STEP_KINDS[pairs[i]]]: pairs[i + 1] });
+  // (One literal per kind: a computed key made every step an object of a
+  // new shape, which V8 reads slowly.)
+  for (let i = from; i < pairs.length; i += 2) {
+    const kind = pairs[i];
+    const n = pairs[i + 1];
+    steps.push(kind === 0 ? { open: n } : kind === 1 ? { html: n } : { close: n });
+  }
   return steps;
 }
 
@@ -261,8 +270,13 @@ function withFlags(flags, fields) {
   };
 }
 
-/** A patch that changes nothing. */
-const nothing = () => ({ append: "", steps: [], citations: [] });
+/**
+ * A patch that changes nothing: one frozen object, handed out by most pushes
+ * (a push that commits nothing cost three allocations a push, which the
+ * garbage collector then paid for; index.d.ts says patches are read-only).
+ */
+const NOTHING = Object.freeze({ append: "", steps: Object.freeze([]), citations: Object.freeze([]) });
+const nothing = () => NOTHING;
 
 /** `last`, after `first` when it holds anything (`concat`: a patch then `finish`'s). */
 function after(first, last) {
@@ -571,9 +585,21 @@ export function makeApi(createGlue, payload) {
         return this.#out(nothing());
       }
       const result = this.#run("pushDeferred", text, (inner) => {
-        const flushed = this.#flush(inner);
+        let flushed = NOTHING;
+        let pending = text;
+        if (this.#typed && this.#handed === 0) {
+          // (Typed text the host was handed none of goes with the text, in
+          // one call: the host shows the tail it was handed, as after any
+          // push.)
+          pending = this.#typed + text;
+          this.#typed = "";
+          this.#unhanded = "";
+          this.#typing = 0;
+        } else {
+          flushed = this.#flush(inner);
+        }
         this.#dirty = true;
-        return after(flushed, inner.pushDeferred(text) ? this.#committed(inner) : nothing());
+        return after(flushed, inner.pushDeferred(pending) ? this.#committed(inner) : nothing());
       });
       this.#pushed += text.length;
       return this.#out(result);

@@ -80,8 +80,9 @@ pub(super) const DECIDED_BY: usize = 12;
 
 /// Whether `line`, being typed, is decided by its start, so that typing on
 /// it changes what it is no more: past its first [`DECIDED_BY`] bytes, or
-/// when its text, after the markers of quotes, starts with an ASCII letter
-/// (a paragraph's line or a lazy one, as its first byte decided), or a
+/// when its text, after the markers of quotes, starts with a letter, of
+/// any script (a paragraph's line or a lazy one, as its first character
+/// decided: no block starts with a letter), or a
 /// list item's marker, its space and a letter do (`  - The`, a nested
 /// item's, whose letters after it go on its text). (What typing may still
 /// commit, the items before a list's next one, is the stream's own check,
@@ -94,7 +95,7 @@ pub(super) fn line_is_decided(line: &str) -> bool {
     while let Some(quoted) = text.strip_prefix('>') {
         text = quoted.trim_start_matches(' ');
     }
-    let letter = |text: &str| text.starts_with(|c: char| c.is_ascii_alphabetic());
+    let letter = |text: &str| text.starts_with(char::is_alphabetic);
     letter(text)
         || item_marker(text.trim_start_matches(' ')).is_some_and(|(_, rest)| {
             let content = rest.trim_start_matches(' ');

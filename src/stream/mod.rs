@@ -729,9 +729,10 @@ impl Stream {
     ///   held back until it cannot.
     /// - [`Typing::Words`] on a paragraph's line (in a list or quote too)
     ///   in the middle of a plain word: ASCII letters, digits, spaces,
-    ///   `,` `;` `:` `?` `'` `"` `-`, and `.` after a letter or digit but `w`,
-    ///   show as themselves, but for spaces ending them and words begun in
-    ///   them that may start a URL.
+    ///   `,` `;` `:` `?` `'` `"` `-` `%`, characters beyond ASCII but
+    ///   whitespace, controls and a few others, and `.` after an ASCII
+    ///   letter or digit but `w`, show as themselves, but for spaces ending
+    ///   them and words begun in them that may start a URL.
     /// - [`Typing::HeldRow`] on a table's row: text without a line break
     ///   or CR changes nothing (the row shows once its line ends).
     ///
@@ -1959,7 +1960,7 @@ fn paragraph_line_before(open: &str, cut: usize) -> Option<(&str, Reached)> {
     let (line, blank) = before.split_at(before.find('\n')?);
     // (Not a list item or quote line: those could go on after the blank
     // lines.)
-    let paragraph = line.starts_with(|c: char| c.is_ascii_alphabetic());
+    let paragraph = line.starts_with(char::is_alphabetic);
     let blank_lines = blank.bytes().filter(|&b| b == b'\n').count();
     let only_blank = blank.bytes().all(|b| b == b'\n' || b == b' ');
     if !paragraph || blank_lines < 2 || !only_blank || rest.contains('[') {
@@ -2262,6 +2263,26 @@ mod tests {
                 "[^x]: defined first, then used[^x] in it.\n[^y]: a [link](https://e.com/a) and [^x] again\n\n- item [^x] in a list\n- [^y]: not at the margin\n",
                 "text [^1]\n[^1]:\n[^2]: x\n[^1]: twice [^2] here\n> [^3]: in a quote [^3]\n",
                 "[^a b]: spaced label\n[^a\\]]: escaped [^a b] more words\n[g]: https://e.com\n[^1]: after a link definition [g] words\n",
+            ],
+            &[1, 2, 3, 4, 7],
+        );
+    }
+
+    #[test]
+    fn cached_tail_settles_cjk_words_at_their_marks_as_whole() {
+        // (Text written without spaces settles after `。` and the other
+        // marks, and what follows renders after a stand-in ending in the
+        // mark: a link, a span or a marker after it shows as in the whole
+        // rendering; a mark inside a URL, or in an emphasis or a link
+        // still open, ends no word.)
+        assert_cached_tails_are_whole(
+            &[
+                "这是一个回答。我们测量了延迟[1]，结果显示**新版本**更快。见www.a.io。更多",
+                "见https://a.io/路径。之后的文字，还有a@b.io。结束[2]。",
+                "**加粗。跨过标记**之后，_强调。_再来`代码。`完。",
+                "[链接。文字](https://e.com/a)。然后[^1]。\n\n[^1]: 注释。内容。\n",
+                "- 列表项。第一[1]。\n- 第二项：内容，更多。\n\n> 引用。文字！问题？\n",
+                "。_开头_，后面。www.x.io",
             ],
             &[1, 2, 3, 4, 7],
         );

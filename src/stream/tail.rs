@@ -48,6 +48,7 @@ use super::preview::{
     after_blank_line, destinations_closed, has_label_end, is_delimiter_row, last_block_start,
     open_destination, preview, preview_block_start, stand_in_header, ItemMark, Preview, RowHold,
 };
+use super::typing::is_word_char;
 use super::{has_any_byte, has_fence_run, reaches_back, FindLast};
 use crate::cite::index::IndexBuilder;
 use crate::cite::marker::FILE_SEARCH_OPEN;
@@ -56,8 +57,9 @@ use text::{
     brackets_close, byte_classes, cite_tags, cites_paired, classes_render_as_itself,
     closes_before_opening, has_html_line, has_url_like_word, inline_content_start, innermost_block,
     is_plain, is_settled, line_is_settled, may_be_settled, may_open_html_across_blank_lines,
-    opens_span_on_plain_words, renders_as_itself, split_at_typing, split_closers, stand_in_content,
-    still_held, tags_are_cites, text_is_settled, word_boundary, CLOSE_BRACKET, CLOSE_PAREN, HASH,
+    opens_span_on_plain_words, renders_as_itself, split_at_typing, split_closers, stand_in_after,
+    stand_in_content, still_held, tags_are_cites, text_is_settled, word_boundary, CLOSE_BRACKET,
+    CLOSE_PAREN, HASH,
 };
 
 /// Renders text of the open part as HTML, continuing the citation state
@@ -452,8 +454,12 @@ struct TableRows {
 #[derive(Debug, Clone)]
 struct SettledLine {
     line_start: usize,
-    /// Where the settled text ends (after a space).
+    /// Where the settled text ends (after a space, or a CJK mark: see
+    /// [`word_boundary`]).
     at: usize,
+    /// The stand-in word rendered before the text since `at`: it ends as
+    /// the settled text does ([`stand_in_after`]).
+    stand_in: &'static str,
     /// The HTML up to `at`, and the tags closing its blocks.
     head: String,
     /// The spaces ending `head` as typed: they end the paragraph, and go,
@@ -667,11 +673,17 @@ impl TypingSplit {
                 .is_some_and(|c| close_alike_after(c, &self.closers))
     }
 
-    /// The split of `html`, a rendering of `shown` (the stand-in word and
-    /// text as the preview shows them, [`TYPING`] at `at`), which the
-    /// preview followed with the closers after the stand-in.
-    fn of(html: &str, shown: &str, at: usize, index: IndexBuilder) -> Option<TypingSplit> {
-        let (inner, _) = stand_in_content(html)?;
+    /// The split of `html`, a rendering of `shown` (the stand-in word
+    /// `stand_in` and text as the preview shows them, [`TYPING`] at `at`),
+    /// which the preview followed with the closers after the stand-in.
+    fn of(
+        html: &str,
+        shown: &str,
+        stand_in: &str,
+        at: usize,
+        index: IndexBuilder,
+    ) -> Option<TypingSplit> {
+        let (inner, _) = stand_in_content(html, stand_in)?;
         let (before, after) = split_at_typing(inner)?;
         Some(TypingSplit {
             before: before.to_owned(),
@@ -691,6 +703,7 @@ const TYPING: &str = "\u{E000}";
 const RETRY_AFTER: usize = 32;
 /// The stand-in word rendered before unsettled text.
 const STAND_IN: &str = "x ";
+
 /// The stand-in content rendered after a line's block markers (`1. `,
 /// `### `), so that its blocks are there to split off.
 const CONTENT_STAND_IN: &str = "x";
@@ -728,11 +741,11 @@ impl Tail {
 
     /// What text typed after the last tail's text does to it, when it
     /// commits nothing:
-    /// - [`Typed::Words`]: words (ASCII letters, digits, spaces, some
+    /// - [`Typed::Words`]: words (letters, digits, spaces, some
     ///   punctuation: see [`Typing::Words`]) only add themselves to it, before the end
     ///   tags closing it (but for spaces ending them, and words begun in
     ///   them that may start a URL, which the preview holds back). It ends
-    ///   in a word of a line's inline text, and everything since the
+    ///   in a word of a line's inline text (see [`ends_word`]), and everything since the
     ///   line's last settled word (or the start of its content) renders as
     ///   itself. (Such words keep it so; they start no block and reach
     ///   back to nothing before them.)
@@ -760,10 +773,7 @@ impl Tail {
                 let pending = open.get(line.at..).unwrap_or_default();
                 let words = line.line_start == line_start
                     && line.held.is_none()
-                    && pending
-                        .bytes()
-                        .last()
-                        .is_some_and(|b| b.is_ascii_alphanumeric())
+                    && pending.chars().next_back().is_some_and(ends_word)
                     && (renders_as_itself(pending)
                         || opens_span_on_plain_words(pending)
                         || line.types_at_split(open));
@@ -1123,6 +1133,10 @@ impl Tail {
         self.state = Some(State::Inline(Box::new(SettledLine {
             line_start,
             at,
+            stand_in: match stand_in {
+                "" => stand_in_after(settled),
+                _ => STAND_IN,
+            },
             head: line_head(&[head, spaces]),
             typed_spaces: spaces.len(),
             closers: closers.to_owned(),
@@ -1179,12 +1193,12 @@ impl Tail {
         let inner = match renders_as_itself(words) {
             true => words.to_owned(),
             false => {
-                let piece = [STAND_IN, words].concat();
+                let piece = [line.stand_in, words].concat();
                 if !may_be_settled(words) || !is_settled(&piece) {
                     return None;
                 }
                 let (html, index) = render(&piece, Some(&line.index));
-                let (inner, _) = stand_in_content(&html)?;
+                let (inner, _) = stand_in_content(&html, line.stand_in)?;
                 if !text_is_settled(inner) || inner.ends_with(' ') || !cites_paired(words, inner) {
                     return None;
                 }
@@ -1200,6 +1214,7 @@ impl Tail {
         line.head.push_str(break_html);
         line.line_start = line_start;
         line.at = at;
+        line.stand_in = STAND_IN;
         line.typed_spaces = 0;
         line.at_content_start = true;
         line.rendered_to = at;
@@ -1252,7 +1267,7 @@ impl Tail {
         if let Some(html) = line.plain(pending, &mut self.spare) {
             return Some(html);
         }
-        let piece = [STAND_IN, pending].concat();
+        let piece = [line.stand_in, pending].concat();
         // (The preview of the whole block must leave it as it is too: its
         // brackets pair up differently with the settled text before. In a
         // quote, up to the line's end: the preview may edit the blank lines
@@ -1309,7 +1324,7 @@ impl Tail {
                     return Some(html);
                 }
             } else if let Some(piece) = (words_settle && may_be_settled(words))
-                .then(|| [STAND_IN, words].concat())
+                .then(|| [line.stand_in, words].concat())
                 .filter(|piece| is_settled(piece))
             {
                 let (html, after) = line
@@ -1319,7 +1334,7 @@ impl Tail {
                 let settled = |(inner, _): &(&str, bool)| {
                     text_is_settled(inner) && !inner.ends_with(' ') && cites_paired(words, inner)
                 };
-                if let Some((inner, _)) = stand_in_content(&html).filter(settled) {
+                if let Some((inner, _)) = stand_in_content(&html, line.stand_in).filter(settled) {
                     let spaces = &words[words.trim_end_matches(' ').len()..];
                     line.advance(&[inner, spaces].concat(), boundary, Some(after));
                     if let Some(html) = line.plain(&open[line.at..], spare) {
@@ -1328,7 +1343,7 @@ impl Tail {
                 }
             }
         }
-        let piece = [STAND_IN, &open[line.at..]].concat();
+        let piece = [line.stand_in, &open[line.at..]].concat();
         let shown = preview(&piece).text;
         // (Typed text whose end the preview holds back, the `*` of `Q3*`,
         // shows as the text typed up to it.)
@@ -1347,6 +1362,16 @@ impl Tail {
         });
         Some(html)
     }
+}
+
+/// Whether text typed after `c` goes on a word, as [`Typed::Words`] asks of
+/// the text before the typing point: a letter or digit, of any script, or
+/// a character beyond ASCII that typing shows as itself (`。` `，` `»` `🙂`),
+/// which no inline syntax reads. (Not ASCII punctuation: what follows a
+/// `.`, `:`, `(` or `!` may make a link of it, and the preview holds some
+/// back.)
+fn ends_word(c: char) -> bool {
+    c.is_alphanumeric() || is_word_char(c)
 }
 
 /// Where [`TYPING`] goes in `shown`, the preview of `piece`, when the
@@ -1601,6 +1626,7 @@ impl SettledLine {
     fn advance(&mut self, html: &str, by: usize, index: Option<IndexBuilder>) {
         self.head.push_str(html);
         self.typed_spaces = html.len() - html.trim_end_matches(' ').len();
+        self.stand_in = stand_in_after(html);
         self.at += by;
         self.at_content_start = false;
         self.last_piece = None;
@@ -1617,12 +1643,12 @@ impl SettledLine {
     fn typed(&mut self, open: &str, render: &Render<'_>, spare: &mut String) -> Option<String> {
         let shown_typed = self.typed_text(open)?;
         if matches!(self.typing, Typing::NotRendered) {
-            let piece = [STAND_IN, &open[self.at..self.rendered_to], TYPING].concat();
+            let piece = [self.stand_in, &open[self.at..self.rendered_to], TYPING].concat();
             let shown = preview(&piece);
             // (Held back, the stand-in shows nothing: no need to render.)
             let split = shown.text.find(TYPING).and_then(|at| {
                 let (html, index) = render(&shown.text, Some(&self.index));
-                TypingSplit::of(&html, &shown.text, at, index)
+                TypingSplit::of(&html, &shown.text, self.stand_in, at, index)
             });
             self.typing = split.map_or(Typing::Unusable, |split| Typing::Split(Box::new(split)));
         }
@@ -1738,7 +1764,7 @@ impl SettledLine {
         }
         let html = [
             "<p>",
-            STAND_IN,
+            self.stand_in,
             &split.before,
             shown_typed,
             &split.after,
@@ -1761,7 +1787,7 @@ impl SettledLine {
             return None;
         };
         let visible = shown.strip_suffix(split.closers.as_str())?;
-        let end = self.at + visible.len().checked_sub(STAND_IN.len())?;
+        let end = self.at + visible.len().checked_sub(self.stand_in.len())?;
         // (The closers may also have been typed, as the preview would add
         // them; but then a space before them is in the span, where the
         // preview trims it.)
@@ -1784,12 +1810,12 @@ impl SettledLine {
         render: &Render<'_>,
         spare: &mut String,
     ) -> Option<String> {
-        if shown == STAND_IN.trim_end() {
+        if shown == self.stand_in.trim_end() {
             // All of it held back, it shows nothing: no need to render.
             return self.compose("", false, spare);
         }
         // (What shows of it may be plain text: `12` of `12 <ci`.)
-        if let Some(text) = shown.strip_prefix(STAND_IN) {
+        if let Some(text) = shown.strip_prefix(self.stand_in) {
             if renders_as_itself(text) && !text.ends_with(' ') {
                 return self.compose(text, true, spare);
             }
@@ -1800,7 +1826,9 @@ impl SettledLine {
             if let Some(at) = typing_at {
                 let typed = [&text[..at], TYPING, &text[at..]].concat();
                 let (html, index) = render(&typed, Some(&self.index));
-                if let Some(typing) = TypingSplit::of(&html, &typed, at, index.clone()) {
+                if let Some(typing) =
+                    TypingSplit::of(&html, &typed, self.stand_in, at, index.clone())
+                {
                     split = Some(Typing::Split(Box::new(typing)));
                     return (html.replacen(TYPING, "", 1), index);
                 }
@@ -1810,7 +1838,8 @@ impl SettledLine {
         if let Some(split) = split {
             self.typing = split;
         }
-        let (inner, keep_spaces) = stand_in_content(&self.last_piece.as_ref()?.html)?;
+        let (inner, keep_spaces) =
+            stand_in_content(&self.last_piece.as_ref()?.html, self.stand_in)?;
         self.compose(inner, keep_spaces, spare)
     }
 

@@ -12,8 +12,9 @@
 //!   may still close the block (spaces, then the fence's character only),
 //!   which shows once it cannot;
 //! - a paragraph's line whose last word is plain and being typed: words
-//!   (ASCII letters, digits, spaces, `,` `;` `:` `?` `'` `"` `-`, and `.`
-//!   after a letter or digit but `w`) show as themselves, but
+//!   (letters and digits, spaces, `,` `;` `:` `?` `'` `"` `-` `%`, any
+//!   character beyond ASCII but for a few (see [`is_word_char`]), and `.`
+//!   after an ASCII letter or digit but `w`) show as themselves, but
 //!   for spaces ending them (a paragraph drops them) and words begun in
 //!   them that may start a URL (`h`, `htt`, `www`) ending them, which the
 //!   preview holds back;
@@ -48,9 +49,12 @@ pub enum Typing {
         line: CodeLine,
     },
     /// A paragraph's line, in the middle of a plain word: ASCII letters,
-    /// digits, spaces, `,` `;` `:` `?` `'` `"` `-`, and `.` after a letter or
-    /// digit but `w` (typed in the same text), add what [`Typing::shown`]
-    /// keeps of them at the typing point (see [`TailChange::Insert`]).
+    /// digits, spaces, `,` `;` `:` `?` `'` `"` `-` `%`, characters beyond
+    /// ASCII but whitespace, controls, U+FEFF, the private-use area and
+    /// `【` `】` `†` (a file-search citation's), and `.` after an ASCII
+    /// letter or digit but `w` (typed in the same text), add what
+    /// [`Typing::shown`] keeps of them at the typing point (see
+    /// [`TailChange::Insert`]).
     ///
     /// [`TailChange::Insert`]: super::TailChange::Insert
     Words {
@@ -106,23 +110,51 @@ impl CodeLine {
 
 /// Whether `text` is typed on a [`Typing::Words`] line: ASCII letters,
 /// digits and spaces, the punctuation prose puts between words that no
-/// inline syntax reads there (`,` `;` `:` `?` `'` `"` `-`; a `:` makes no
-/// link without a `/` or `@` after it), and a `.` after a
-/// letter or digit but `w` (`www.` starts a link). (Nor can any of them
-/// close a span the preview closes after them: a closing `*` or `_` after
-/// punctuation closes, as after a letter.)
+/// inline syntax reads there (`,` `;` `:` `?` `'` `"` `-` `%`; a `:` makes
+/// no link without a `/` or `@` after it), [characters beyond
+/// ASCII](is_word_char) (a word in any script, its punctuation), and a `.`
+/// after an ASCII letter or digit but `w` (`www.` starts a link). (Nor can
+/// any of them close a span the preview closes after them: a closing `*`
+/// or `_` after punctuation closes, as after a letter.)
 fn is_word_text(text: &str) -> bool {
     let bytes = text.as_bytes();
-    bytes.iter().enumerate().all(|(i, &b)| match b {
+    let ascii_word = |i: usize, b: u8| match b {
         b'.' => i
             .checked_sub(1)
             .map(|before| bytes[before])
             .is_some_and(|b| b.is_ascii_alphanumeric() && !matches!(b, b'w' | b'W')),
         _ => {
             b.is_ascii_alphanumeric()
-                || matches!(b, b' ' | b',' | b';' | b':' | b'?' | b'\'' | b'"' | b'-')
+                || matches!(
+                    b,
+                    b' ' | b',' | b';' | b':' | b'?' | b'\'' | b'"' | b'-' | b'%'
+                )
         }
+    };
+    if text.is_ascii() {
+        return bytes.iter().enumerate().all(|(i, &b)| ascii_word(i, b));
+    }
+    text.char_indices().all(|(i, c)| match u8::try_from(c) {
+        Ok(b) if b.is_ascii() => ascii_word(i, b),
+        _ => is_word_char(c),
     })
+}
+
+/// Whether typing shows `c`, a character beyond ASCII, as itself on a
+/// [`Typing::Words`] line: any but whitespace (which ends a word the
+/// preview may hold back as a URL's start, `at\u{3000}http`, where the
+/// host's rule reads spaces only), controls, U+FEFF, the private-use area
+/// (the tail's renderings mark the typing point with one) and what makes a
+/// file-search citation (`【4†source】`). The same set in the npm
+/// package's glue (`WORD_TEXT`): it is spelled out, not Unicode-versioned.
+pub(super) fn is_word_char(c: char) -> bool {
+    !c.is_ascii()
+        && !c.is_whitespace()
+        && !c.is_control()
+        && !matches!(
+            c,
+            '\u{2020}' | '\u{3010}' | '\u{3011}' | '\u{FEFF}' | '\u{E000}'..='\u{F8FF}'
+        )
 }
 
 /// The bytes that a settled code line's tail does not show as typed,
@@ -251,7 +283,19 @@ mod tests {
         assert!(WORDS.admits("Note: it"));
         assert!(!WORDS.admits("a:/"));
         assert!(!WORDS.admits("a@b"));
-        assert!(!WORDS.admits("é"));
+        assert!(WORDS.admits("é, 中文。 «déjà» 4% — 🙂"));
+        assert!(
+            !WORDS.admits("é."),
+            "a `.` after letters beyond ASCII is pushed"
+        );
+        for c in [
+            "\u{a0}", "\u{3000}", "\u{2028}", "\u{85}", "\u{9f}", "\u{feff}", "\u{e000}",
+        ] {
+            assert!(!WORDS.admits(c), "{c:?}");
+        }
+        for c in ["【", "】", "†"] {
+            assert!(!WORDS.admits(c), "{c}: a file-search citation's");
+        }
         assert!(INDENTED.admits("a < é."));
         assert!(!INDENTED.admits("a\tb"));
         assert!(!INDENTED.admits("a\nb"));

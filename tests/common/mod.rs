@@ -148,6 +148,12 @@ fn fragment() -> impl Strategy<Value = String> {
         // CommonMark views: tab, CR, NEL, line separator, zero-width
         // space, a combining accent, an emoji.
         "[\t\r\u{85}\u{2028}\u{200b}\u{301}😀]",
+        // Text written without spaces: CJK words and the marks that end
+        // a word to the tail, before what reads the character before it.
+        "[中文。，、！？；：]{1,6}",
+        Just("。www.a.io".to_owned()),
+        Just("，**".to_owned()),
+        Just("。_".to_owned()),
     ]
 }
 
@@ -184,7 +190,7 @@ pub fn code_markdown() -> impl Strategy<Value = String> {
     prop::collection::vec(part, 0..40).prop_map(|parts| parts.concat())
 }
 
-/// Random prose being typed: ASCII words, spaces and punctuation (what a
+/// Random prose being typed: words (ASCII and beyond), spaces and punctuation (what a
 /// paragraph's line may take as typed), words that start a URL, and the
 /// syntax around them that stops it: blocks, lists, quotes, emphasis,
 /// code, markers, references, tags.
@@ -241,6 +247,20 @@ pub fn prose_markdown() -> impl Strategy<Value = String> {
         1 => Just("\t".to_owned()),
         1 => Just("<cite id=\"a\">b</cite>".to_owned()),
         1 => Just("$".to_owned()),
+        1 => Just("%".to_owned()),
+        // Words beyond ASCII, their punctuation and spaces, and what of
+        // them typing leaves to the stream (docs/streaming.md, "Typing
+        // shown by the host").
+        2 => Just("déjà".to_owned()),
+        1 => Just("中文".to_owned()),
+        1 => Just("。".to_owned()),
+        1 => Just("「".to_owned()),
+        1 => Just("，".to_owned()),
+        1 => Just("€".to_owned()),
+        1 => Just("🙂".to_owned()),
+        1 => Just("\u{a0}".to_owned()),
+        1 => Just("\u{3000}".to_owned()),
+        1 => Just("【4†source】".to_owned()),
     ];
     prop::collection::vec(part, 0..60).prop_map(|parts| parts.concat())
 }

@@ -308,7 +308,7 @@ mod tests {
         fn reads_lines_with_brackets_as_the_parser_does(
             start in "(- |> |\\* |1\\. |7\\) )?",
             first in "[ab]",
-            text in "([ab *_`.\u{E000}é€-]|\\[1\\]|\\[2, 3\\]|\\[\\^a\\]|\\[\\^b1\\]|\\[a b\\]\\[g\\]|\\[b\\]\\[c-1\\]|\\[|\\]|\\^){0,16}",
+            text in "([ab *_`.\u{E000}é€中。「」，-]|\\[1\\]|\\[2, 3\\]|\\[\\^a\\]|\\[\\^b1\\]|\\[a b\\]\\[g\\]|\\[b\\]\\[c-1\\]|\\[|\\]|\\^){0,16}",
             end in "\n?",
         ) {
             same_events_as_parser(&[start, first, text, end].concat());

@@ -172,7 +172,7 @@ impl Brackets {
 /// that starts no block.
 fn parse_line(line: &str, brackets: Brackets) -> Option<(&str, Vec<Piece>)> {
     let line = line.trim_end_matches(' ');
-    if line.len() > LONGEST || !line.starts_with(|c: char| c.is_ascii_alphabetic()) {
+    if line.len() > LONGEST || !line.starts_with(char::is_alphabetic) {
         return None;
     }
     // (Brackets first: most are not those read here, and their shape says
@@ -525,7 +525,9 @@ enum Class {
     Other,
     /// Non-ASCII text: Unicode punctuation and symbols are punctuation to
     /// CommonMark, letters are not; this module keeps no table of which is
-    /// which, and takes a run next to one only when both readings agree.
+    /// which (but for the blocks of Chinese, Japanese and Korean letters,
+    /// their commonest punctuation and the currency signs), and takes a
+    /// run next to one only when both readings agree.
     Unknown,
 }
 
@@ -536,6 +538,8 @@ impl Class {
             Some(c) if c.is_ascii_punctuation() => Class::Punctuation,
             // (The typing mark, a private-use character, is neither.)
             Some(c) if c.is_ascii() || c == '\u{E000}' => Class::Other,
+            Some(c) if is_cjk_letter(c) => Class::Other,
+            Some(c) if is_known_punctuation(c) => Class::Punctuation,
             Some(_) => Class::Unknown,
         }
     }
@@ -547,6 +551,40 @@ impl Class {
             known => [known, known],
         }
     }
+}
+
+/// Whether `c` is in a block of letters (general category Lo or Lm) of
+/// Chinese, Japanese or Korean text: CJK ideographs (and extension A),
+/// hiragana, katakana and its marks, Hangul syllables.
+pub(in crate::stream) fn is_cjk_letter(c: char) -> bool {
+    matches!(c,
+        '\u{3400}'..='\u{4DBF}'
+        | '\u{4E00}'..='\u{9FFF}'
+        | '\u{3041}'..='\u{3096}'
+        | '\u{30A1}'..='\u{30FA}'
+        | '\u{30FC}'..='\u{30FE}'
+        | '\u{AC00}'..='\u{D7A3}')
+}
+
+/// Whether `c` is punctuation to the parser, of those a model's text
+/// holds most next to a delimiter: the commonest marks of CJK text (of
+/// category P: `、` `。` `〃`, the brackets `〈〉《》「」『』`, the full-width
+/// `！` `（` `）` `，` `：` `；` `？`) and the currency signs (category Sc,
+/// punctuation to CommonMark since 0.31 and to the parser: `**€5**` after a
+/// letter opens nothing).
+pub(in crate::stream) fn is_known_punctuation(c: char) -> bool {
+    matches!(c,
+        '\u{3001}'..='\u{3003}'
+        | '\u{3008}'..='\u{300F}'
+        | '\u{FF01}'
+        | '\u{FF08}'
+        | '\u{FF09}'
+        | '\u{FF0C}'
+        | '\u{FF1A}'
+        | '\u{FF1B}'
+        | '\u{FF1F}'
+        | '\u{A2}'..='\u{A5}'
+        | '\u{20A0}'..='\u{20C0}')
 }
 
 /// Whether a run of `delimiter` between `before` and `after` can open and
@@ -718,6 +756,13 @@ mod tests {
             "99. The ",
             "007) a\n",
             "> The **c**\n",
+            // Text written without spaces, next to its letters and marks;
+            // currency signs are punctuation after a letter too.
+            "x，达到**€5**。",
+            "x到**达**。",
+            "x「*引用*」，_かな_カナ한글。",
+            "a*€b*",
+            "a *€*中",
         ] {
             assert!(block(text).is_some(), "{text:?} is in the subset");
             same_as_render(text);
@@ -743,10 +788,10 @@ mod tests {
             "```",
             " a",
             "a\nb",
-            "a*€b*",
+            "a*©b*",
             "é*a*é",
             "a “*b*” c",
-            "a *€*中",
+            "a *§*中",
             "-  a",
             ">  a",
             "- - a",
@@ -762,7 +807,7 @@ mod tests {
         #[test]
         fn renders_lines_as_the_parser_does(
             start in "(- |> |\\* |\\+ |1\\. |7\\) |012\\. )?",
-            text in "[ab][ab *_`.()'\"\u{E000}é€“”—中-]{0,24}",
+            text in "[ab中か][ab *_`.()'\"\u{E000}é€£“”—©中文かカ한。、「」，！（）-]{0,24}",
             end in "\n?",
         ) {
             same_as_render(&[start, text, end].concat());

@@ -4,6 +4,7 @@
 //! (its inline content, the tags closing its blocks, a stand-in's place).
 
 use super::TYPING;
+use crate::stream::inline_subset::{is_cjk_letter, is_known_punctuation};
 use crate::stream::preview::{destinations_closed, item_marker, preview, RowHold};
 use crate::stream::{has_any_byte, has_byte, FindLast};
 
@@ -50,13 +51,62 @@ pub(super) fn brackets_close(text: &str) -> bool {
     depth == 0
 }
 
-/// After the last run of spaces that follows something else: where a new
-/// word starts (or will).
+/// Where a new word starts (or will): after the last run of spaces that
+/// follows something else, or after the last of the marks that end a
+/// clause or sentence in text written without spaces (CJK: `。` `，` `、`
+/// `！` `？` `；` `：`), following something else and not in a word that
+/// may be a link, whichever is later. (Text after a mark reaches back to
+/// it only as it would after the stand-in ending in it, `x。`; what
+/// reaches further, an emphasis or a bracket open before it, keeps the
+/// words before it from settling, as before a space.)
 pub(super) fn word_boundary(text: &str) -> Option<usize> {
-    let end = text.find_last(b' ')? + 1;
-    let before = text[..end].trim_end_matches(' ');
-    (!before.is_empty()).then_some(end)
+    let after_spaces = text.find_last(b' ').and_then(|at| {
+        let end = at + 1;
+        (!text[..end].trim_end_matches(' ').is_empty()).then_some(end)
+    });
+    let after_mark = match text.is_ascii() {
+        true => None,
+        false => text
+            .rfind(CJK_MARKS)
+            .filter(|&at| at > 0 && !in_link_word(&text[..at]))
+            .map(|at| at + CJK_MARKS[0].len_utf8()),
+    };
+    after_spaces.max(after_mark)
 }
+
+/// Whether the last word of `text` (since its last whitespace) may be a
+/// link that goes on past its end: an autolink's URL or address runs to
+/// the next whitespace, CJK marks and all (`https://a.io。b`).
+fn in_link_word(text: &str) -> bool {
+    let word = text.rsplit(char::is_whitespace).next().unwrap_or_default();
+    has_any_byte(word, b":@")
+        || word
+            .as_bytes()
+            .windows(4)
+            .any(|w| w.eq_ignore_ascii_case(b"www."))
+}
+
+/// The stand-in word rendered before the text after `settled`, the
+/// settled words (or their HTML): one that ends as they do, so that what
+/// follows parses as it does after them. After a space (or the start of a
+/// line's content), [`STAND_IN`](super::STAND_IN); after a CJK mark ending a word (see
+/// [`word_boundary`]), `x` and that mark: text after `。` is not after
+/// whitespace (`。www.a.io` is no link, `x www.a.io` is one).
+pub(super) fn stand_in_after(settled: &str) -> &'static str {
+    match settled.chars().next_back() {
+        Some('。') => "x。",
+        Some('，') => "x，",
+        Some('、') => "x、",
+        Some('！') => "x！",
+        Some('？') => "x？",
+        Some('；') => "x；",
+        Some('：') => "x：",
+        _ => super::STAND_IN,
+    }
+}
+
+/// The marks [`word_boundary`] ends a word after (each three bytes long).
+const CJK_MARKS: [char; 7] = ['。', '，', '、', '！', '？', '；', '：'];
 
 /// Where the inline content of `line` starts, after its block markers
 /// (`>`, a list item's marker, a heading's `#`s), if what is typed of it
@@ -270,7 +320,8 @@ fn ends_held(text: &str) -> bool {
 /// Whether `text`, the text since a settled word, opens an emphasis or a
 /// strikethrough (`*`, `**`, `***`, `_`, `__`, `___`, `~~`) on words that
 /// [render as themselves](renders_as_itself), the first starting with a
-/// letter or digit: the preview closes the span after them (their spaces
+/// letter or digit, of any script (before which the run is left-flanking):
+/// the preview closes the span after them (their spaces
 /// ending them and a URL being typed aside, as after any words), so that
 /// words typed next go inside it.
 pub(super) fn opens_span_on_plain_words(text: &str) -> bool {
@@ -285,7 +336,7 @@ pub(super) fn opens_span_on_plain_words(text: &str) -> bool {
     };
     // (The run is ASCII: `text[run..]` starts at a character.)
     let words = &text[run..];
-    opens && words.starts_with(|c: char| c.is_ascii_alphanumeric()) && renders_as_itself(words)
+    opens && words.starts_with(char::is_alphanumeric) && renders_as_itself(words)
 }
 
 /// Whether `text` renders as itself and none of its words may become a
@@ -383,7 +434,52 @@ pub(super) fn text_is_settled(html: &str) -> bool {
 
 pub(super) fn text_run_is_settled(text: &str) -> bool {
     // (A `$` may yet pair with one typed later: math.)
-    !has_any_byte(text, b"*_~`$") && !text.contains("&lt;") && brackets_are_closed(text)
+    !has_any_byte(text, b"_~`$")
+        && stars_cannot_open(text)
+        && !text.contains("&lt;")
+        && brackets_are_closed(text)
+}
+
+/// Whether no run of literal `*` in the text `text` can open an emphasis
+/// that a `*` typed later would close: none is left-flanking (CommonMark
+/// 6.2), the characters around it known. So a run after a letter and
+/// before punctuation, as a currency sign is to the parser (`达到**¥35万**。`
+/// keeps its asterisks, and nothing typed after pairs with them). A run at
+/// either end of the text, or next to a character whose class is not
+/// known here (an entity's `&`), may open.
+fn stars_cannot_open(text: &str) -> bool {
+    #[derive(PartialEq)]
+    enum Class {
+        Space,
+        Punctuation,
+        Other,
+    }
+    let class = |c: Option<char>| match c? {
+        c if c.is_whitespace() => Some(Class::Space),
+        '&' => None,
+        c if c.is_ascii_punctuation() || is_known_punctuation(c) => Some(Class::Punctuation),
+        c if c.is_ascii_alphanumeric() || is_cjk_letter(c) => Some(Class::Other),
+        _ => None,
+    };
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while let Some(found) = memchr::memchr(b'*', &bytes[at..]) {
+        let start = at + found;
+        let end = start + bytes[start..].iter().take_while(|&&b| b == b'*').count();
+        let before = class(text[..start].chars().next_back());
+        let after = class(text[end..].chars().next());
+        let left_flanking = match (before, after) {
+            (Some(before), Some(after)) => {
+                after != Class::Space && (after != Class::Punctuation || before != Class::Other)
+            }
+            _ => true,
+        };
+        if left_flanking {
+            return false;
+        }
+        at = end;
+    }
+    true
 }
 
 /// Whether every `[` in the text `text` is closed by a `]` after which
@@ -467,11 +563,16 @@ pub(super) fn split_closers(html: &str) -> Option<(&str, &str, bool)> {
     (!html[..end].ends_with('\n')).then_some((&html[..end], &html[end..], heading))
 }
 
-/// The inline content of the rendering of [`STAND_IN`](super::STAND_IN) + text, and
-/// whether the space before it survived (it does not when the paragraph
-/// ends with it).
-pub(super) fn stand_in_content(html: &str) -> Option<(&str, bool)> {
+/// The inline content of the rendering of `stand_in` + text, and whether
+/// the space ending [`STAND_IN`](super::STAND_IN) survived (it does not
+/// when the paragraph ends with it); after a stand-in ending in a mark
+/// (`x。`), what follows it.
+pub(super) fn stand_in_content<'h>(html: &'h str, stand_in: &str) -> Option<(&'h str, bool)> {
     let inner = html.strip_prefix("<p>x")?.strip_suffix("</p>\n")?;
+    if stand_in != super::STAND_IN {
+        // (A mark is text: it is always there.)
+        return Some((inner.strip_prefix(stand_in.strip_prefix('x')?)?, true));
+    }
     match inner.strip_prefix(' ') {
         Some(content) => Some((content, true)),
         None => inner.is_empty().then_some((inner, false)),
@@ -489,6 +590,32 @@ pub(super) fn still_held(hold: RowHold, line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stream::tail::STAND_IN;
+
+    #[test]
+    fn words_end_after_spaces_and_after_cjk_marks_outside_links() {
+        assert_eq!(word_boundary("a b"), Some(2));
+        assert_eq!(word_boundary("  a"), None, "spaces that follow nothing");
+        assert_eq!(word_boundary("中文。更多"), Some("中文。".len()));
+        assert_eq!(
+            word_boundary("中文。更 多"),
+            Some("中文。更 ".len()),
+            "the later"
+        );
+        assert_eq!(word_boundary("a b，c"), Some("a b，".len()));
+        assert_eq!(word_boundary("。更多"), None, "a mark that follows nothing");
+        // An autolink runs on through the marks, to the next whitespace.
+        assert_eq!(word_boundary("见https://a.io。更多"), None);
+        assert_eq!(word_boundary("a www.a.io，b"), Some(2));
+        assert_eq!(word_boundary("写信给a@b.io。"), None);
+        assert_eq!(stand_in_after("中文。"), "x。");
+        assert_eq!(stand_in_after("a "), STAND_IN);
+        assert_eq!(
+            stand_in_content("<p>x。<strong>更</strong></p>\n", "x。"),
+            Some(("<strong>更</strong>", true))
+        );
+        assert_eq!(stand_in_content("<p>x</p>\n", STAND_IN), Some(("", false)));
+    }
 
     #[test]
     fn closers_are_split_off_inline_content() {
@@ -513,7 +640,17 @@ mod tests {
     fn settled_text_leaves_nothing_to_pair_with() {
         assert!(text_is_settled("a <strong>b</strong> <code>x_*y</code>"));
         assert!(text_is_settled(r#"<a data-citation-key="call_1">1</a>"#));
-        assert!(!text_is_settled("a * b"));
+        assert!(!text_is_settled("a *b"));
+        // (Literal asterisks that cannot open, between spaces or before
+        // punctuation after a letter: nothing typed later pairs with them.
+        // Those that may, or whose neighbours are not known here, may.)
+        assert!(text_is_settled("a * b"));
+        assert!(text_is_settled("达到**¥35万**。"));
+        assert!(text_is_settled("a**.b"));
+        assert!(!text_is_settled("达到**35万"));
+        assert!(!text_is_settled("a**é"));
+        assert!(!text_is_settled("**¥"));
+        assert!(!text_is_settled("a**&amp;"));
         assert!(!text_is_settled("a &lt;b"));
         // Brackets the parser left literal, closed where nothing typed
         // later makes a link of them.

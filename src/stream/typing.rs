@@ -118,26 +118,26 @@ impl CodeLine {
 /// or `_` after punctuation closes, as after a letter.)
 fn is_word_text(text: &str) -> bool {
     let bytes = text.as_bytes();
-    let ascii_word = |i: usize, b: u8| match b {
-        b'.' => i
-            .checked_sub(1)
-            .map(|before| bytes[before])
-            .is_some_and(|b| b.is_ascii_alphanumeric() && !matches!(b, b'w' | b'W')),
-        _ => {
-            b.is_ascii_alphanumeric()
-                || matches!(
-                    b,
-                    b' ' | b',' | b';' | b':' | b'?' | b'\'' | b'"' | b'-' | b'%'
-                )
+    let mut before = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        let word = match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => true,
+            b' ' | b',' | b';' | b':' | b'?' | b'\'' | b'"' | b'-' | b'%' => true,
+            b'.' => {
+                before.is_some_and(|b: u8| b.is_ascii_alphanumeric() && !matches!(b, b'w' | b'W'))
+            }
+            // (A character beyond ASCII, at its first byte; the bytes
+            // that go on with it pass.)
+            0xC0.. => text[i..].chars().next().is_some_and(is_word_char),
+            0x80.. => true,
+            _ => false,
+        };
+        if !word {
+            return false;
         }
-    };
-    if text.is_ascii() {
-        return bytes.iter().enumerate().all(|(i, &b)| ascii_word(i, b));
+        before = Some(b);
     }
-    text.char_indices().all(|(i, c)| match u8::try_from(c) {
-        Ok(b) if b.is_ascii() => ascii_word(i, b),
-        _ => is_word_char(c),
-    })
+    true
 }
 
 /// Whether typing shows `c`, a character beyond ASCII, as itself on a

@@ -64,13 +64,15 @@ pub(super) fn word_boundary(text: &str) -> Option<usize> {
         let end = at + 1;
         (!text[..end].trim_end_matches(' ').is_empty()).then_some(end)
     });
-    let after_mark = match text.is_ascii() {
-        true => None,
-        false => text
-            .rfind(CJK_MARKS)
-            .filter(|&at| at > 0 && !in_link_word(&text[..at]))
-            .map(|at| at + CJK_MARKS[0].len_utf8()),
-    };
+    // (Each mark's first byte is 0xE3 or 0xEF: found by them, not by
+    // decoding every character from the end; and not looked for in ASCII.)
+    let after_mark = (!text.is_ascii())
+        .then(|| memchr::memrchr2_iter(0xE3, 0xEF, text.as_bytes()))
+        .into_iter()
+        .flatten()
+        .find(|&at| text[at..].starts_with(CJK_MARKS))
+        .filter(|&at| at > 0 && !in_link_word(&text[..at]))
+        .map(|at| at + CJK_MARKS[0].len_utf8());
     after_spaces.max(after_mark)
 }
 
@@ -105,7 +107,8 @@ pub(super) fn stand_in_after(settled: &str) -> &'static str {
     }
 }
 
-/// The marks [`word_boundary`] ends a word after (each three bytes long).
+/// The marks [`word_boundary`] ends a word after (each three bytes long,
+/// starting with 0xE3 or 0xEF).
 const CJK_MARKS: [char; 7] = ['。', '，', '、', '！', '？', '；', '：'];
 
 /// Where the inline content of `line` starts, after its block markers

@@ -117,27 +117,48 @@ impl CodeLine {
 /// any of them close a span the preview closes after them: a closing `*`
 /// or `_` after punctuation closes, as after a letter.)
 fn is_word_text(text: &str) -> bool {
-    let bytes = text.as_bytes();
+    // (This runs at every push a host types: one pass over ASCII bytes,
+    // characters decoded once one beyond ASCII comes.)
     let mut before = None;
-    for (i, &b) in bytes.iter().enumerate() {
-        let word = match b {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => true,
-            b' ' | b',' | b';' | b':' | b'?' | b'\'' | b'"' | b'-' | b'%' => true,
-            b'.' => {
-                before.is_some_and(|b: u8| b.is_ascii_alphanumeric() && !matches!(b, b'w' | b'W'))
-            }
-            // (A character beyond ASCII, at its first byte; the bytes
-            // that go on with it pass.)
-            0xC0.. => text[i..].chars().next().is_some_and(is_word_char),
-            0x80.. => true,
-            _ => false,
-        };
-        if !word {
+    for (i, &b) in text.as_bytes().iter().enumerate() {
+        if !b.is_ascii() {
+            return words_beyond_ascii(&text[i..]);
+        }
+        if !is_ascii_word_byte(b, before) {
             return false;
         }
         before = Some(b);
     }
     true
+}
+
+/// [`is_word_text`] of `text` from its first character beyond ASCII on
+/// (after which a `.` follows no ASCII letter or digit).
+fn words_beyond_ascii(text: &str) -> bool {
+    let mut before = None;
+    text.chars().all(|c| {
+        let word = match u8::try_from(c) {
+            Ok(b) if b.is_ascii() => is_ascii_word_byte(b, before),
+            _ => is_word_char(c),
+        };
+        before = u8::try_from(c).ok().filter(u8::is_ascii);
+        word
+    })
+}
+
+/// Whether the ASCII byte `b`, after the ASCII byte `before` (`None`: no
+/// ASCII character), is typed on a [`Typing::Words`] line.
+fn is_ascii_word_byte(b: u8, before: Option<u8>) -> bool {
+    match b {
+        b'.' => before.is_some_and(|b| b.is_ascii_alphanumeric() && !matches!(b, b'w' | b'W')),
+        _ => {
+            b.is_ascii_alphanumeric()
+                || matches!(
+                    b,
+                    b' ' | b',' | b';' | b':' | b'?' | b'\'' | b'"' | b'-' | b'%'
+                )
+        }
+    }
 }
 
 /// Whether typing shows `c`, a character beyond ASCII, as itself on a

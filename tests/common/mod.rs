@@ -154,6 +154,7 @@ fn fragment() -> impl Strategy<Value = String> {
         Just("。www.a.io".to_owned()),
         Just("，**".to_owned()),
         Just("。_".to_owned()),
+        Just("到**¥3".to_owned()),
     ]
 }
 

@@ -418,7 +418,15 @@ fn starts_url(word: &str) -> bool {
 pub(super) fn text_is_settled(html: &str) -> bool {
     let mut rest = html;
     while let Some(lt) = rest.find('<') {
-        if !text_run_is_settled(&rest[..lt]) {
+        // (What the text before a tag was followed by in the source: the
+        // punctuation an element's syntax starts or ends with (`[1]`,
+        // `**`, `` ` ``, `<b>`), but for a link's start, which may be an
+        // autolink's letters.)
+        let then = match rest[lt..].starts_with("<a ") || rest[lt..].starts_with("<a>") {
+            true => None,
+            false => Some('.'),
+        };
+        if !text_run_is_settled(&rest[..lt], then) {
             return false;
         }
         rest = &rest[lt..];
@@ -432,13 +440,15 @@ pub(super) fn text_is_settled(html: &str) -> bool {
         };
         rest = &rest[skip_to..];
     }
-    text_run_is_settled(rest)
+    text_run_is_settled(rest, None)
 }
 
-pub(super) fn text_run_is_settled(text: &str) -> bool {
+/// [`text_is_settled`] for a run of text, followed by the character `then`
+/// (`None`: not known).
+fn text_run_is_settled(text: &str, then: Option<char>) -> bool {
     // (A `$` may yet pair with one typed later: math.)
     !has_any_byte(text, b"_~`$")
-        && stars_cannot_open(text)
+        && stars_cannot_open(text, then)
         && !text.contains("&lt;")
         && brackets_are_closed(text)
 }
@@ -448,9 +458,9 @@ pub(super) fn text_run_is_settled(text: &str) -> bool {
 /// 6.2), the characters around it known. So a run after a letter and
 /// before punctuation, as a currency sign is to the parser (`达到**¥35万**。`
 /// keeps its asterisks, and nothing typed after pairs with them). A run at
-/// either end of the text, or next to a character whose class is not
-/// known here (an entity's `&`), may open.
-fn stars_cannot_open(text: &str) -> bool {
+/// the start of the text, or next to a character whose class is not known
+/// here (an entity's `&`), may open; at its end, it is followed by `then`.
+fn stars_cannot_open(text: &str, then: Option<char>) -> bool {
     #[derive(PartialEq)]
     enum Class {
         Space,
@@ -470,7 +480,7 @@ fn stars_cannot_open(text: &str) -> bool {
         let start = at + found;
         let end = start + bytes[start..].iter().take_while(|&&b| b == b'*').count();
         let before = class(text[..start].chars().next_back());
-        let after = class(text[end..].chars().next());
+        let after = class(text[end..].chars().next().or(then));
         let left_flanking = match (before, after) {
             (Some(before), Some(after)) => {
                 after != Class::Space && (after != Class::Punctuation || before != Class::Other)
@@ -654,6 +664,10 @@ mod tests {
         assert!(!text_is_settled("a**é"));
         assert!(!text_is_settled("**¥"));
         assert!(!text_is_settled("a**&amp;"));
+        // (Before an element, what its syntax starts with: punctuation,
+        // but for a link, which may be an autolink's letters.)
+        assert!(text_is_settled("达到**¥35万**<sup>4</sup>。"));
+        assert!(!text_is_settled("达到**<a href=\"http://a.io\">a.io</a>"));
         assert!(!text_is_settled("a &lt;b"));
         // Brackets the parser left literal, closed where nothing typed
         // later makes a link of them.

@@ -2268,6 +2268,25 @@ mod tests {
         );
     }
 
+    /// A raw element opened on an outline's item line (`<details>`) is
+    /// closed where the item's content ends, around the lines after it: the
+    /// outline does not compose such a line alone. (Found by the cached
+    /// tail property test.)
+    #[test]
+    fn an_item_line_opening_raw_html_is_no_outline_line() {
+        let mut options = Options::default();
+        options.syntaxes.file_search_markers = true;
+        options.math = true;
+        for chunk in [1, 2, 5] {
+            assert_cached_tail_is_whole(
+                "- http://<details>\n    - http://^> ===\n[1]",
+                chunk,
+                &options,
+            );
+            assert_cached_tail_is_whole("- a <b>bold\n  - b\n  - c\n", chunk, &options);
+        }
+    }
+
     #[test]
     fn cached_tail_settles_cjk_words_at_their_marks_as_whole() {
         // (Text written without spaces settles after `。` and the other

@@ -16,6 +16,7 @@
 //! blank, or the outline is one list that the HTML shows tight).
 
 use super::super::preview::{item_marker, ItemMark};
+use super::text::tags_are_cites;
 use crate::stream::has_any_byte;
 
 /// An outline's item: where its marker and its content start.
@@ -72,10 +73,13 @@ fn digits(text: &str) -> usize {
 
 /// Whether a list item's content starting `content` is begun and is one
 /// line's: no fence or HTML block (which take in the lines after it), no
-/// item of its own (a list inside the item on its line) and no table.
+/// item of its own (a list inside the item on its line), no table, and no
+/// raw HTML but cite tags (an element it leaves open is closed where the
+/// item's content ends, around the lines after it: `<details>`).
 fn one_line_content(content: &str) -> bool {
     !(content.is_empty()
         || content.starts_with(['<', '|'])
+        || !tags_are_cites(content)
         || content.starts_with("```")
         || content.starts_with("~~~")
         || item_marker(content).is_some())

@@ -703,7 +703,6 @@ const TYPING: &str = "\u{E000}";
 const RETRY_AFTER: usize = 32;
 /// The stand-in word rendered before unsettled text.
 const STAND_IN: &str = "x ";
-
 /// The stand-in content rendered after a line's block markers (`1. `,
 /// `### `), so that its blocks are there to split off.
 const CONTENT_STAND_IN: &str = "x";
@@ -742,12 +741,12 @@ impl Tail {
     /// What text typed after the last tail's text does to it, when it
     /// commits nothing:
     /// - [`Typed::Words`]: words (letters, digits, spaces, some
-    ///   punctuation: see [`Typing::Words`]) only add themselves to it, before the end
-    ///   tags closing it (but for spaces ending them, and words begun in
-    ///   them that may start a URL, which the preview holds back). It ends
-    ///   in a word of a line's inline text (see [`ends_word`]), and everything since the
-    ///   line's last settled word (or the start of its content) renders as
-    ///   itself. (Such words keep it so; they start no block and reach
+    ///   punctuation: see [`Typing::Words`]) only add themselves to it,
+    ///   before the end tags closing it (but for spaces ending them, and
+    ///   words begun in them that may start a URL, which the preview holds
+    ///   back). It ends in a word of a line's inline text (see
+    ///   [`ends_word`]), and everything since the line's last settled word
+    ///   (or the start of its content) renders as itself. (Such words keep it so; they start no block and reach
     ///   back to nothing before them.)
     /// - [`Typed::HeldRow`]: text without a line break changes nothing:
     ///   the tail holds a table's row back until its line ends, and the

@@ -91,9 +91,9 @@ fn in_link_word(text: &str) -> bool {
 /// The stand-in word rendered before the text after `settled`, the
 /// settled words (or their HTML): one that ends as they do, so that what
 /// follows parses as it does after them. After a space (or the start of a
-/// line's content), [`STAND_IN`](super::STAND_IN); after a CJK mark ending a word (see
-/// [`word_boundary`]), `x` and that mark: text after `。` is not after
-/// whitespace (`。www.a.io` is no link, `x www.a.io` is one).
+/// line's content), [`STAND_IN`](super::STAND_IN); after a CJK mark ending
+/// a word (see [`word_boundary`]), `x` and that mark: text after `。` is
+/// not after whitespace (`。www.a.io` is no link, `x www.a.io` is one).
 pub(super) fn stand_in_after(settled: &str) -> &'static str {
     match settled.chars().next_back() {
         Some('。') => "x。",
@@ -324,9 +324,9 @@ fn ends_held(text: &str) -> bool {
 /// strikethrough (`*`, `**`, `***`, `_`, `__`, `___`, `~~`) on words that
 /// [render as themselves](renders_as_itself), the first starting with a
 /// letter or digit, of any script (before which the run is left-flanking):
-/// the preview closes the span after them (their spaces
-/// ending them and a URL being typed aside, as after any words), so that
-/// words typed next go inside it.
+/// the preview closes the span after them (their spaces ending them and a
+/// URL being typed aside, as after any words), so that words typed next go
+/// inside it.
 pub(super) fn opens_span_on_plain_words(text: &str) -> bool {
     let Some(&mark) = text.as_bytes().first() else {
         return false;

@@ -322,6 +322,11 @@ describe("Content-Security-Policy: the demo under a strict policy", () => {
       });
       t.diagnostic(failure);
       assert.match(failure, /^citemark: the WebAssembly module failed to load: .*wasm-unsafe-eval/);
+      // (The browser's report reaches the test as a console event, which may
+      // come after the evaluation returned: waited for, up to 5 s.)
+      for (const until = Date.now() + 5000; errors.length === 0 && Date.now() < until; ) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       assert.ok(errors.length > 0, "the page reports the refused compilation");
     } finally {
       await context.close();

@@ -17,7 +17,7 @@ import { cpus } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { StringHost } from "./host.mjs";
+import { StringHost, chunked, shapeText } from "./host.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "..", "..");
@@ -61,10 +61,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 console.log(`Node ${process.version}, ${cpus()[0].model}; ${KIB} KiB, 4-character chunks, medians of ${RUNS} interleaved runs`);
 console.log("| shape | one render, old / new | stream ÷ one render, old | new |\n|:--|--:|--:|--:|");
 for (const name of SHAPES) {
-  const text = execFileSync(STREAM_COST, ["text", String(KIB * 1024), "4", `shape:${name}`], { maxBuffer: 1 << 26 }).toString();
-  const points = Array.from(text);
-  const chunks = [];
-  for (let i = 0; i < points.length; i += 4) chunks.push(points.slice(i, i + 4).join(""));
+  const text = shapeText(STREAM_COST, name, KIB * 1024);
+  const chunks = chunked(text, 4);
   for (const api of [old, neu]) {
     if (stream(api, chunks) !== api.render(text, options).html) throw new Error(`${name}: a stream differs from its render`);
   }

@@ -60,7 +60,7 @@ import { toHtml } from "hast-util-to-html";
 import * as smd from "streaming-markdown";
 import remend from "remend";
 
-import { StringHost } from "./host.mjs";
+import { StringHost, chunked } from "./host.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "..", "..");
@@ -99,13 +99,6 @@ function corpus(target) {
   let text = "";
   while (Buffer.byteLength(text) < target) text += answer + "\n";
   return text;
-}
-
-function chunked(text, size) {
-  const points = Array.from(text);
-  const out = [];
-  for (let i = 0; i < points.length; i += size) out.push(points.slice(i, i + size).join(""));
-  return out;
 }
 
 // ---- the shapes of benches/support/shapes.rs, ported -------------------------------

@@ -1,5 +1,24 @@
 // What the Node benches share: a host that keeps the streamed HTML as a
-// string, as the crate's `StreamedHtml` does.
+// string, as the crate's `StreamedHtml` does; a text cut into chunks; the
+// shapes of benches/support/shapes.rs.
+
+import { execFileSync } from "node:child_process";
+
+/** `text` cut into chunks of `size` code points. */
+export function chunked(text, size) {
+  const points = Array.from(text);
+  const out = [];
+  for (let i = 0; i < points.length; i += size) out.push(points.slice(i, i + size).join(""));
+  return out;
+}
+
+/**
+ * benches/support/shapes.rs's `shape(name, bytes)`, from `streamCost` (the
+ * `stream_cost` example, which prints it).
+ */
+export function shapeText(streamCost, name, bytes) {
+  return execFileSync(streamCost, ["text", String(bytes), "4", `shape:${name}`], { maxBuffer: 1 << 26 }).toString();
+}
 
 /**
  * A host that keeps a string, as `StreamedHtml` does: a rewind truncates to

@@ -29,7 +29,7 @@ import { fileURLToPath } from "node:url";
 
 import { createStream, ready, render } from "citemark";
 
-import { StringHost } from "./host.mjs";
+import { StringHost, chunked, shapeText } from "./host.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "..", "..");
@@ -53,17 +53,8 @@ const now = () => process.hrtime.bigint();
 const ms = (from, to) => Number(to - from) / 1e6;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** benches/support/shapes.rs's `shape(name, bytes)`, from the example that prints it. */
-function shape(name, bytes) {
-  return execFileSync(STREAM_COST, ["text", String(bytes), String(CHUNK), `shape:${name}`], { maxBuffer: 1 << 26 }).toString();
-}
-
-function chunked(text, size) {
-  const points = Array.from(text);
-  const out = [];
-  for (let i = 0; i < points.length; i += size) out.push(points.slice(i, i + size).join(""));
-  return out;
-}
+/** benches/support/shapes.rs's `shape(name, bytes)`. */
+const shape = (name, bytes) => shapeText(STREAM_COST, name, bytes);
 
 /** Streams `chunks` the `mode` way; returns [characters handed, the host]. */
 function stream(mode, chunks) {

@@ -276,7 +276,6 @@ function withFlags(flags, fields) {
  * garbage collector then paid for; index.d.ts says patches are read-only).
  */
 const NOTHING = Object.freeze({ append: "", steps: Object.freeze([]), citations: Object.freeze([]) });
-const nothing = () => NOTHING;
 
 /** `last`, after `first` when it holds anything (`concat`: a patch then `finish`'s). */
 function after(first, last) {
@@ -539,7 +538,7 @@ export function makeApi(createGlue, payload) {
       const handed = this.#handed;
       const unhanded = this.#unhanded;
       this.#typing = 0;
-      if (!typed) return nothing();
+      if (!typed) return NOTHING;
       this.#typed = "";
       this.#handed = 0;
       this.#unhanded = "";
@@ -548,7 +547,19 @@ export function makeApi(createGlue, payload) {
       // bytes: the typed text's but for what came since.)
       const bytes = UTF8.encode(typed);
       const shown = handed ? bytes.length - utf8Length(unhanded) : 0;
-      return inner.pushShown(bytes, shown) ? this.#committed(inner) : nothing();
+      return inner.pushShown(bytes, shown) ? this.#committed(inner) : NOTHING;
+    }
+    /**
+     * Takes back the text typed here when the host was handed none of it,
+     * to go to the stream with the text pushed next, in one call (the host
+     * shows the tail it was handed, as after any push); `""` otherwise.
+     */
+    #takeUnshown() {
+      const typed = this.#typed;
+      if (!typed || this.#handed !== 0) return "";
+      this.#typed = this.#unhanded = "";
+      this.#typing = 0;
+      return typed;
     }
     /** What the typing kept here shows (all of it since the tail change), escaped, inserted into `tail`, the stream's. */
     #withTyping(tail) {
@@ -582,24 +593,13 @@ export function makeApi(createGlue, payload) {
         this.#typed += text;
         this.#unhanded += text;
         this.#pushed += text.length;
-        return this.#out(nothing());
+        return this.#out(NOTHING);
       }
       const result = this.#run("pushDeferred", text, (inner) => {
-        let flushed = NOTHING;
-        let pending = text;
-        if (this.#typed && this.#handed === 0) {
-          // (Typed text the host was handed none of goes with the text, in
-          // one call: the host shows the tail it was handed, as after any
-          // push.)
-          pending = this.#typed + text;
-          this.#typed = "";
-          this.#unhanded = "";
-          this.#typing = 0;
-        } else {
-          flushed = this.#flush(inner);
-        }
+        const pending = this.#takeUnshown() + text;
+        const flushed = this.#flush(inner);
         this.#dirty = true;
-        return after(flushed, inner.pushDeferred(pending) ? this.#committed(inner) : nothing());
+        return after(flushed, inner.pushDeferred(pending) ? this.#committed(inner) : NOTHING);
       });
       this.#pushed += text.length;
       return this.#out(result);
@@ -607,7 +607,7 @@ export function makeApi(createGlue, payload) {
     /** The last push's patch without its tail (most pushes commit nothing). */
     #committed(inner) {
       const meta = inner.takeCommittedMeta();
-      return meta.length === 0 ? nothing() : committedPatch(meta, inner.takeCommitted());
+      return meta.length === 0 ? NOTHING : committedPatch(meta, inner.takeCommitted());
     }
     tail() {
       this.#check("tail");

@@ -518,7 +518,7 @@ fn closing_backticks(line: &[u8], from: usize, length: usize) -> Option<usize> {
 
 /// What a delimiter run's flanking sees of a character next to it.
 #[derive(Clone, Copy, PartialEq)]
-enum Class {
+pub(in crate::stream) enum Class {
     /// A space, or the line's start or end.
     Space,
     Punctuation,
@@ -532,7 +532,8 @@ enum Class {
 }
 
 impl Class {
-    fn of(c: Option<char>) -> Class {
+    /// The class of `c` (`None`: the line's start or end).
+    pub(in crate::stream) fn of(c: Option<char>) -> Class {
         match c {
             None | Some(' ') => Class::Space,
             Some(c) if c.is_ascii_punctuation() => Class::Punctuation,
@@ -556,7 +557,7 @@ impl Class {
 /// Whether `c` is in a block of letters (general category Lo or Lm) of
 /// Chinese, Japanese or Korean text: CJK ideographs (and extension A),
 /// hiragana, katakana and its marks, Hangul syllables.
-pub(in crate::stream) fn is_cjk_letter(c: char) -> bool {
+fn is_cjk_letter(c: char) -> bool {
     matches!(c,
         '\u{3400}'..='\u{4DBF}'
         | '\u{4E00}'..='\u{9FFF}'
@@ -572,7 +573,7 @@ pub(in crate::stream) fn is_cjk_letter(c: char) -> bool {
 /// `！` `（` `）` `，` `：` `；` `？`) and the currency signs (category Sc,
 /// punctuation to CommonMark since 0.31 and to the parser: `**€5**` after a
 /// letter opens nothing).
-pub(in crate::stream) fn is_known_punctuation(c: char) -> bool {
+fn is_known_punctuation(c: char) -> bool {
     matches!(c,
         '\u{3001}'..='\u{3003}'
         | '\u{3008}'..='\u{300F}'
@@ -590,7 +591,11 @@ pub(in crate::stream) fn is_known_punctuation(c: char) -> bool {
 /// Whether a run of `delimiter` between `before` and `after` can open and
 /// close emphasis (spec 6.2), or `None` when that turns on an unknown
 /// character's class.
-fn can_open_close(delimiter: u8, before: Class, after: Class) -> Option<(bool, bool)> {
+pub(in crate::stream) fn can_open_close(
+    delimiter: u8,
+    before: Class,
+    after: Class,
+) -> Option<(bool, bool)> {
     let reading = |before: Class, after: Class| {
         let left = after != Class::Space && (after != Class::Punctuation || before != Class::Other);
         let right =

@@ -4,7 +4,7 @@
 //! (its inline content, the tags closing its blocks, a stand-in's place).
 
 use super::TYPING;
-use crate::stream::inline_subset::{is_cjk_letter, is_known_punctuation};
+use crate::stream::inline_subset::{can_open_close, Class};
 use crate::stream::preview::{destinations_closed, item_marker, preview, RowHold};
 use crate::stream::{has_any_byte, has_byte, FindLast};
 
@@ -70,9 +70,16 @@ pub(super) fn word_boundary(text: &str) -> Option<usize> {
         .then(|| memchr::memrchr2_iter(0xE3, 0xEF, text.as_bytes()))
         .into_iter()
         .flatten()
-        .find(|&at| text[at..].starts_with(CJK_MARKS))
+        .find(|&at| {
+            text[at..]
+                .chars()
+                .next()
+                .and_then(stand_in_for_mark)
+                .is_some()
+        })
         .filter(|&at| at > 0 && !in_link_word(&text[..at]))
-        .map(|at| at + CJK_MARKS[0].len_utf8());
+        // (Each mark is three bytes long.)
+        .map(|at| at + 3);
     after_spaces.max(after_mark)
 }
 
@@ -95,21 +102,27 @@ fn in_link_word(text: &str) -> bool {
 /// a word (see [`word_boundary`]), `x` and that mark: text after `。` is
 /// not after whitespace (`。www.a.io` is no link, `x www.a.io` is one).
 pub(super) fn stand_in_after(settled: &str) -> &'static str {
-    match settled.chars().next_back() {
-        Some('。') => "x。",
-        Some('，') => "x，",
-        Some('、') => "x、",
-        Some('！') => "x！",
-        Some('？') => "x？",
-        Some('；') => "x；",
-        Some('：') => "x：",
-        _ => super::STAND_IN,
-    }
+    settled
+        .chars()
+        .next_back()
+        .and_then(stand_in_for_mark)
+        .unwrap_or(super::STAND_IN)
 }
 
-/// The marks [`word_boundary`] ends a word after (each three bytes long,
-/// starting with 0xE3 or 0xEF).
-const CJK_MARKS: [char; 7] = ['。', '，', '、', '！', '？', '；', '：'];
+/// The stand-in after `c` when it is one of the marks [`word_boundary`]
+/// ends a word after (each three bytes long, starting with 0xE3 or 0xEF).
+fn stand_in_for_mark(c: char) -> Option<&'static str> {
+    match c {
+        '。' => Some("x。"),
+        '，' => Some("x，"),
+        '、' => Some("x、"),
+        '！' => Some("x！"),
+        '？' => Some("x？"),
+        '；' => Some("x；"),
+        '：' => Some("x："),
+        _ => None,
+    }
+}
 
 /// Where the inline content of `line` starts, after its block markers
 /// (`>`, a list item's marker, a heading's `#`s), if what is typed of it
@@ -461,18 +474,13 @@ fn text_run_is_settled(text: &str, then: Option<char>) -> bool {
 /// the start of the text, or next to a character whose class is not known
 /// here (an entity's `&`), may open; at its end, it is followed by `then`.
 fn stars_cannot_open(text: &str, then: Option<char>) -> bool {
-    #[derive(PartialEq)]
-    enum Class {
-        Space,
-        Punctuation,
-        Other,
-    }
+    // (Classed as the inline subset classes a delimiter's neighbours, any
+    // whitespace a space; an entity's `&`, a control, the typing mark and
+    // what the subset does not know, not known here.)
     let class = |c: Option<char>| match c? {
         c if c.is_whitespace() => Some(Class::Space),
-        '&' => None,
-        c if c.is_ascii_punctuation() || is_known_punctuation(c) => Some(Class::Punctuation),
-        c if c.is_ascii_alphanumeric() || is_cjk_letter(c) => Some(Class::Other),
-        _ => None,
+        c if c == '&' || c.is_ascii_control() || c == '\u{E000}' => None,
+        c => Some(Class::of(Some(c))).filter(|&class| class != Class::Unknown),
     };
     let bytes = text.as_bytes();
     let mut at = 0;
@@ -481,13 +489,13 @@ fn stars_cannot_open(text: &str, then: Option<char>) -> bool {
         let end = start + bytes[start..].iter().take_while(|&&b| b == b'*').count();
         let before = class(text[..start].chars().next_back());
         let after = class(text[end..].chars().next().or(then));
-        let left_flanking = match (before, after) {
+        let can_open = match (before, after) {
             (Some(before), Some(after)) => {
-                after != Class::Space && (after != Class::Punctuation || before != Class::Other)
+                can_open_close(b'*', before, after).is_none_or(|(can_open, _)| can_open)
             }
             _ => true,
         };
-        if left_flanking {
+        if can_open {
             return false;
         }
         at = end;

@@ -1195,3 +1195,56 @@ fn a_definition_like_line_after_a_link_definition_streams_as_rendered() {
         streams_to_its_one_shot_render(md, &chunked(md.len(), size), &options).unwrap();
     }
 }
+
+/// The preview closes emphasis left open after the last line's text: not
+/// on a line of its own after its line ending, where `*` starts a list
+/// item and `` ``` `` a fence (fuzz finding 8: inside an open list, a
+/// tail that closed the list and opened another), nor after spaces; and a
+/// `*` that cannot open (after a letter, before punctuation) gets no
+/// closer, which showed a star the final text never has.
+#[test]
+fn the_preview_closes_emphasis_where_it_can_close() {
+    for md in [
+        "- a*[a]: /a\n  | a | b |\n|---|:-:|\n",
+        "- a *b\n  c\n",
+        "> a *b\n> c\n",
+        "- ```[1] **a**\r\n",
+    ] {
+        let cuts: Vec<usize> = (1..md.len()).collect();
+        let html = stream_checking_steps(md, &cuts, &Options::default());
+        assert_eq!(
+            html.ok(),
+            Some(render(md, &Options::default()).html),
+            "{md:?}"
+        );
+    }
+    for (md, tail) in [
+        ("a *b  \n", "<p>a <em>b</em></p>\n"),
+        ("a *b  \nc", "<p>a <em>b<br />\nc</em></p>\n"),
+        ("Compute 2*(x+1) now", "<p>Compute 2*(x+1) now</p>\n"),
+        ("a*[a] b", "<p>a*[a] b</p>\n"),
+    ] {
+        let mut stream = Stream::new(Options::default());
+        stream.push(md);
+        assert_eq!(stream.tail(), tail, "{md:?}");
+    }
+}
+
+/// A list's open text whose first line is an item the stream does not
+/// read as one (`*` then a tab) is rendered after a stand-in item marked
+/// as the list's first, not as `-`: a `-` item before a `*` one starts
+/// another list, and the tail closed the list it goes inside (the fuzz
+/// input of finding 8, minimized).
+#[test]
+fn a_lists_tail_renders_after_an_item_of_the_same_list() {
+    for md in ["*\n*\t\n>", "+\n+\tb\n", "1)\n2)\t\n>"] {
+        for cuts in [vec![], (1..md.len()).collect()] {
+            let html = stream_checking_steps(md, &cuts, &Options::default());
+            assert_eq!(
+                html.ok(),
+                Some(render(md, &Options::default()).html),
+                "{md:?} cut at {cuts:?}"
+            );
+        }
+    }
+}

@@ -47,11 +47,12 @@ pub(super) struct Container {
 enum Kind {
     /// A list: whether it is loose; whether a blank line ends what was
     /// committed of it (the next item makes it loose); whether any item
-    /// was committed.
+    /// was committed; how its first item is marked (its items' mark).
     List {
         loose: bool,
         blank_before: bool,
         committed: bool,
+        mark: ItemMark,
     },
     Quote,
 }
@@ -101,11 +102,12 @@ impl Container {
             .seems_to_end(&open[..first_end])
             .is_some_and(|end| end < first_end);
         let (kind, end_tags, starts) = match marker {
-            Some(_) => {
+            Some(marker) => {
                 let kind = Kind::List {
                     loose: false,
                     blank_before: false,
                     committed: false,
+                    mark: preview::item_marker(marker.trim_start_matches(' '))?.0,
                 };
                 match start_tag.starts_with("<ol") {
                     true => (kind, "</ol>", "<ol"),
@@ -143,6 +145,7 @@ impl Container {
             loose,
             blank_before,
             committed,
+            ..
         } = &mut self.kind
         {
             (*loose, *blank_before, *committed) = (false, false, false);
@@ -158,12 +161,15 @@ impl Container {
             Kind::List {
                 loose,
                 blank_before,
+                mark,
                 ..
             } => {
                 // (The open text may be one line being typed: the items
-                // before it were committed as it began.)
+                // before it were committed as it began. Its first line
+                // may be no item's start the stream reads, `*\t`: then
+                // an item marked as the list's first.)
                 let first = &open[..memchr::memchr(b'\n', open.as_bytes()).unwrap_or(open.len())];
-                let marker = start_of(first).flatten().unwrap_or("-");
+                let marker = start_of(first).flatten().unwrap_or(mark.marker());
                 let blank = if *loose || *blank_before { "\n" } else { "" };
                 [marker, " x\n", blank].concat()
             }
@@ -1197,14 +1203,16 @@ mod tests {
                     loose,
                     blank_before: false,
                     committed: false,
+                    mark: ItemMark::Ordered(b'.'),
                 },
                 "</ol>",
             ),
-            _ => (
+            bullet => (
                 Kind::List {
                     loose,
                     blank_before: false,
                     committed: false,
+                    mark: ItemMark::Bullet(bullet.copied().unwrap_or(b'-')),
                 },
                 "</ul>",
             ),

@@ -20,6 +20,7 @@
 
 use std::borrow::Cow;
 
+use super::inline_subset::{can_open_close, Class};
 use super::{has_any_byte, has_byte, FindLast};
 use crate::cite::marker::{FILE_SEARCH_CLOSE, FILE_SEARCH_DAGGER, FILE_SEARCH_OPEN, PROMPT_WORDS};
 use crate::parse::is_escaped;
@@ -170,6 +171,18 @@ impl ItemMark {
         match self {
             ItemMark::Bullet(_) => ("<ul>", "</ul>\n"),
             ItemMark::Ordered(_) => ("<ol", "</ol>\n"),
+        }
+    }
+
+    /// A marker of an item of the list: its bullet, or `1` and its
+    /// delimiter.
+    pub(super) fn marker(self) -> &'static str {
+        match self {
+            ItemMark::Bullet(b'*') => "*",
+            ItemMark::Bullet(b'+') => "+",
+            ItemMark::Bullet(_) => "-",
+            ItemMark::Ordered(b')') => "1)",
+            ItemMark::Ordered(_) => "1.",
         }
     }
 }
@@ -1015,10 +1028,7 @@ fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
                 .next_back()
                 .filter(|&b| b != '>' || !after_quote_markers(&block[..i]));
             let after = block[i + n..].chars().next();
-            let can_open = after.is_some_and(|a| !a.is_whitespace())
-                && !(c == b'_' && before.is_some_and(char::is_alphanumeric));
-            let can_close = before.is_some_and(|b| !b.is_whitespace())
-                && !(c == b'_' && after.is_some_and(char::is_alphanumeric));
+            let (can_open, can_close) = flanking(c, before, after);
             let both = can_open && can_close;
             // A closer takes what it can from the nearest openers of its
             // character, as CommonMark pairs them: `**` closes two `*`
@@ -1081,28 +1091,62 @@ fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
     block.truncate(end);
     let trimmed = block.trim_end_matches([' ', '\t']).len();
     block.truncate(trimmed);
-    let ended_in_delimiter = block.ends_with(['`', '\n', '*', '_', '~']);
+    // The closers go after the last line's text: not after the line ending
+    // that ends it (on a line of their own, `*` starts a list item and
+    // `` ``` `` a fence), nor after its trailing spaces (they could not
+    // close there; those of a hard break stay).
+    let at = block
+        .trim_end_matches(['\n', '\r'])
+        .trim_end_matches([' ', '\t'])
+        .len();
+    let ended_in_delimiter = block[..at].ends_with(['`', '*', '_', '~']);
+    let mut closers_end = at;
     for delimiter in open[..closed].iter().rev() {
         for _ in 0..delimiter.len {
-            block.push(char::from(delimiter.byte));
+            block.insert(closers_end, char::from(delimiter.byte));
+            closers_end += 1;
         }
     }
     // (Closers added may run into a delimiter ending the text or into each
     // other, and the run read again closes otherwise; brackets before a backtick ending the
-    // text are left as typed, not once a closer follows it; closers after
-    // a newline start a line read again; closers may make the last line
-    // one of only `-`, `=`, `*` or `_`, a rule or an underline.)
+    // text are left as typed, not once a closer follows it; closers may
+    // make their line one of only `-`, `=`, `*` or `_`, a rule or an
+    // underline.)
     let closers = &open[..closed];
     let runs_merge = closed > 0 && ended_in_delimiter
         || closers.iter().any(|d| d.byte == b'`')
         || closers.windows(2).any(|pair| pair[0].byte == pair[1].byte);
-    let line_start = block.find_last(b'\n').map_or(0, |i| i + 1);
+    let line_start = block[..closers_end].find_last(b'\n').map_or(0, |i| i + 1);
     let rule_made = closed > 0
-        && block[line_start..]
+        && block[line_start..closers_end]
             .bytes()
             .all(|b| matches!(b, b'-' | b'=' | b'*' | b'_' | b' '));
     open.clear();
     trimmed != unedited || runs_merge || rule_made
+}
+
+/// Whether a run of `delimiter` between `before` and `after` (`None`: the
+/// block's start or end) can open and close emphasis. `*` and `_` go by
+/// CommonMark's flanking rules where the inline subset knows the
+/// neighbours' classes (a `*` after a letter and before `[` opens
+/// nothing); otherwise, and for `~`, a run opens before anything but
+/// whitespace and closes after anything but whitespace (a `_` not inside
+/// a word).
+fn flanking(delimiter: u8, before: Option<char>, after: Option<char>) -> (bool, bool) {
+    let class = |c: Option<char>| match c {
+        Some(c) if c.is_whitespace() => Class::Space,
+        c => Class::of(c),
+    };
+    if delimiter != b'~' {
+        if let Some(known) = can_open_close(delimiter, class(before), class(after)) {
+            return known;
+        }
+    }
+    let can_open = after.is_some_and(|a| !a.is_whitespace())
+        && !(delimiter == b'_' && before.is_some_and(char::is_alphanumeric));
+    let can_close = before.is_some_and(|b| !b.is_whitespace())
+        && !(delimiter == b'_' && after.is_some_and(char::is_alphanumeric));
+    (can_open, can_close)
 }
 
 /// Whether a block ends between `line` and the text `next` that starts on

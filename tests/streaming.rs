@@ -1248,3 +1248,26 @@ fn a_lists_tail_renders_after_an_item_of_the_same_list() {
         }
     }
 }
+
+/// A definition in a `<details>` after a table row that uses its label,
+/// then a code block, pushed byte by byte: the definition rewound to the
+/// mark, which put the text back since the `<details>` opened after it;
+/// committed again, the table went alone before the definition, and the end
+/// rendered nothing again, the definition being committed rather than in
+/// the open text. The row stayed `[a]` where the render links it. (Found
+/// by `lists_and_quotes_stream_to_their_one_shot_render` at 40,000 cases.)
+#[test]
+fn a_definition_committed_after_a_rewind_is_still_late_at_the_end() {
+    for md in [
+        "a||\n-|-\n[a]\n<details>\n\n[a]:a\n```\n\n\n",
+        "* ---\n| a | b |\n|---|---|\n[a]: /a\n<details>\n\n[a]: /a\n```\n| a | b |\n|---|---|\n",
+    ] {
+        let cuts: Vec<usize> = (1..md.len()).collect();
+        let html = stream_checking_steps(md, &cuts, &Options::default());
+        assert_eq!(
+            html.ok(),
+            Some(render(md, &Options::default()).html),
+            "{md:?}"
+        );
+    }
+}

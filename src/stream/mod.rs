@@ -886,7 +886,11 @@ impl Stream {
             let end = self.open.len();
             self.commit_inside(&mut patch, end, true);
         }
-        let defined_late = self.since_mark.awaiting && self.open.contains("]:");
+        // (A definition committed since the mark came late too when it did
+        // not rewind: text put back by a rewind, committed again, in which
+        // a block before it was committed alone, as a table is.)
+        let defined_late = self.since_mark.awaiting
+            && (self.open.contains("]:") || self.since_mark.text.contains("]:"));
         // What was committed since the mark is rendered again, with the
         // open text, when a definition came for it, when it took a link for
         // what it would be once defined and the definition never came, or

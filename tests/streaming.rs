@@ -1271,3 +1271,37 @@ fn a_definition_committed_after_a_rewind_is_still_late_at_the_end() {
         );
     }
 }
+
+/// A shortcut reference to code (`` [`syn::File`] ``, documentation's way
+/// to link an item) shows its code while its definition is still to come,
+/// as the link will show it, and gets its brackets back at the end if none
+/// came; bracketed words stay as typed (`[citation needed]` is prose).
+#[test]
+fn a_shortcut_reference_to_code_shows_its_code_until_defined() {
+    let first = "The tree is rooted at [`syn::File`] which is big.\n\nMore";
+    for md in [
+        format!("{first}.\n\n[`syn::File`]: https://docs.rs/syn\n"),
+        format!("{first}.\n"),
+        format!("{first} [``a`b``][] and [`c`].\n\n[`C`]: /c\n"),
+    ] {
+        let cuts: Vec<usize> = (1..md.len()).collect();
+        let html = stream_checking_steps(&md, &cuts, &Options::default());
+        assert_eq!(
+            html.ok(),
+            Some(render(&md, &Options::default()).html),
+            "{md:?}"
+        );
+    }
+    let mut stream = Stream::new(Options::default());
+    let patch = stream.push(first);
+    assert_eq!(
+        patch.append,
+        "<p>The tree is rooted at <code>syn::File</code> which is big.</p>\n"
+    );
+    let mut stream = Stream::new(Options::default());
+    let patch = stream.push("See [citation needed] and [`a` b].\n\nMore");
+    assert_eq!(
+        patch.append,
+        "<p>See [citation needed] and [<code>a</code> b].</p>\n"
+    );
+}

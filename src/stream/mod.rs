@@ -1889,7 +1889,10 @@ impl RenderContext<'_> {
             // definition comes, as the link will then; an image's shows
             // nothing, as the image will; so does an image's shortcut
             // after a space or in a link's label (a badge's `[![alt]]…`),
-            // though not `#![no_std]`, which stays text.
+            // though not `#![no_std]`, which stays text. A shortcut whose
+            // label is one code span (`` [`syn::File`] ``, documentation's
+            // way to link an item) shows its code: brackets around code
+            // alone are rare in prose, where `[citation needed]` stays text.
             // (An image's span may start at its `[`.)
             let written = text.get(link.span.clone()).unwrap_or_default();
             let bang = if written.starts_with('!') {
@@ -1905,15 +1908,13 @@ impl RenderContext<'_> {
                 LinkType::Reference => {
                     image || shown.is_some_and(|shown| !crate::cite::is_marker_label(shown))
                 }
-                LinkType::Collapsed => image,
-                _ => {
-                    image
-                        && match text.as_bytes()[..bang].last() {
-                            None | Some(b' ' | b'\t' | b'\n') => true,
-                            Some(b'[') => !is_escaped(text, bang - 1),
-                            Some(_) => false,
-                        }
-                }
+                LinkType::Collapsed => image || is_one_code_span(&link.reference),
+                _ if !image => is_one_code_span(&link.reference),
+                _ => match text.as_bytes()[..bang].last() {
+                    None | Some(b' ' | b'\t' | b'\n') => true,
+                    Some(b'[') => !is_escaped(text, bang - 1),
+                    Some(_) => false,
+                },
             };
             (provisional && stands_in).then(|| (AWAITED_DESTINATION.into(), "".into()))
         })
@@ -2169,6 +2170,16 @@ fn may_change_when_defined(link: &BrokenLink<'_>, text: &str, markers_on: bool) 
             .get(link.span.clone())
             .is_some_and(|s| !s.contains("]["));
     !marker_shaped || before_paren || odd_reference
+}
+
+/// Whether a link's label is one code span: a run of backticks, code
+/// without them, the same run.
+fn is_one_code_span(label: &str) -> bool {
+    let run = label.bytes().take_while(|&b| b == b'`').count();
+    run > 0
+        && label.len() > 2 * run
+        && label.ends_with(&label[..run])
+        && !label[run..label.len() - run].contains('`')
 }
 
 /// Up to how many bytes a search is a plain loop: a vectorized search

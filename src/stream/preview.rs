@@ -3,10 +3,12 @@
 //! that flashes and then jumps.
 //!
 //! Only the last block is edited (the text after the last blank line):
-//! - an unclosed `` ` ``, `**`, `*`, `_`, `__` or `~~` is closed, or
-//!   dropped when nothing follows it yet (one left open before a heading,
-//!   rule, block quote or list item that ends its paragraph stays as
-//!   typed: it can no longer close);
+//! - an unclosed `` ` ``, `**`, `*`, `_`, `__` or `~~` is closed after
+//!   the last line's text, or dropped when nothing follows it yet (one
+//!   left open before a heading, rule, block quote or list item that ends
+//!   its paragraph stays as typed: it can no longer close; a `*` or `_`
+//!   opens by CommonMark's flanking rules, and not in a link's
+//!   destination);
 //! - a half-written link `[label](https://…` shows its label; `[label` and
 //!   `[label]` show the label; a half-written marker `[1` or `[1,` is held;
 //! - a half-written tag (`<cite id="…`, `</ci`), entity (`&am`), trailing
@@ -864,15 +866,24 @@ pub(super) fn destinations_closed(text: &str) -> bool {
 /// parentheses inside it nest (`javascript:alert(1)` is not closed by its
 /// own `)`).
 fn destination_is_closed(destination: &str) -> bool {
+    destination_len(destination.as_bytes()).is_some()
+}
+
+/// How long a link destination and title (after their `(`) are, up to and
+/// with the `)` that closes them, as [`destination_is_closed`] reads them.
+fn destination_len(destination: &[u8]) -> Option<usize> {
     let mut depth = 1usize;
-    destination.bytes().any(|b| {
-        match b {
-            b'(' => depth += 1,
-            b')' => depth -= 1,
-            _ => {}
-        }
-        depth == 0
-    })
+    destination
+        .iter()
+        .position(|&b| {
+            match b {
+                b'(' => depth += 1,
+                b')' => depth -= 1,
+                _ => {}
+            }
+            depth == 0
+        })
+        .map(|at| at + 1)
 }
 
 /// A link being typed, its label from `open` (the `[`) to `label_end`:
@@ -907,11 +918,21 @@ fn show_label(block: &mut String, open: usize, label_end: usize) {
         block.truncate(open);
         return;
     }
-    // (Brackets in a link's text are text: `[5]` there is no marker.)
+    // (Brackets in a link's text are text: `[5]` there is no marker. In
+    // a code span they are code, where a backslash would show:
+    // `` [`#[derive]`](h ``.)
     let label = &block[open + 1..label_end];
     let mut shown = String::with_capacity(label.len() + 4);
+    let mut code_end = 0;
     for (i, c) in label.char_indices() {
-        if matches!(c, '[' | ']') && !is_escaped(label, i) {
+        if i >= code_end && c == '`' && !is_escaped(label, i) {
+            let n = run_length(label.as_bytes(), i);
+            let fence = &label[i..i + n];
+            code_end = label[i + n..]
+                .find(fence)
+                .map_or(i + n, |at| i + n + at + n);
+        }
+        if i >= code_end && matches!(c, '[' | ']') && !is_escaped(label, i) {
             shown.push('\\');
         }
         shown.push(c);
@@ -964,13 +985,15 @@ fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
     const SPAN_BYTES: [bool; 256] = {
         let mut span_bytes = [false; 256];
         let mut i = 0;
-        while i < 7 {
-            span_bytes[b"\\`<*_~\n"[i] as usize] = true;
+        while i < 8 {
+            span_bytes[b"\\`<*_~\n]"[i] as usize] = true;
             i += 1;
         }
         span_bytes
     };
     let mut i = 0;
+    // Where the destination and title of the last link seen end.
+    let mut no_emphasis_before = 0;
     while i < bytes.len() {
         let c = bytes[i];
         if !SPAN_BYTES[usize::from(c)] {
@@ -1020,8 +1043,27 @@ fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
                 continue;
             }
         }
+        if c == b']' {
+            // Nor are those in a link's destination and title
+            // (`](https://docs.rs/manual/_04_features/)`), read as the tail
+            // reads them, whose settled text closes every one it opens
+            // (`destinations_closed`): what follows it is previewed alike
+            // alone. (A backtick there opens a code span to the rest of the
+            // preview, which holds nothing back after it: it does here
+            // too.)
+            if bytes.get(i + 1) == Some(&b'(') {
+                let rest = &bytes[i + 2..];
+                no_emphasis_before = i + 2 + destination_len(rest).unwrap_or(rest.len());
+            }
+            i += 1;
+            continue;
+        }
         if matches!(c, b'*' | b'_' | b'~') {
             let n = run_length(bytes, i);
+            if i < no_emphasis_before {
+                i += n;
+                continue;
+            }
             // (After a line's quote markers a run starts the quote's line.)
             let before = block[..i]
                 .chars()
@@ -1235,6 +1277,19 @@ mod tests {
         shows("**q *w* z", "**q *w* z**");
         shows("***q* z", "***q* z**");
         shows("*q **w* z", "*q **w* z**");
+        // (Closers go after the last line's text, and by the flanking
+        // rules: a `*` after a letter, before `(`, opens nothing.)
+        shows("a *b\n", "a *b*\n");
+        shows("a *b  \r\n", "a *b*  \r\n");
+        shows("2*(x+1) now", "2*(x+1) now");
+        // (A link's destination and title hold no delimiters, closed or
+        // being typed: corpus README `rustls` flashed `features_`.)
+        shows(
+            "[a](https://h/_04_b/i.html). P",
+            "[a](https://h/_04_b/i.html). P",
+        );
+        shows("[a](/u_(x)_ \"*t\") *b", "[a](/u_(x)_ \"*t\") *b*");
+        shows("[a](/u_) x\n*b", "[a](/u_) x\n*b*");
     }
 
     #[test]
@@ -1251,6 +1306,11 @@ mod tests {
             "see the table \\[5\\]",
         );
         shows("see [the table [5]]", "see the table \\[5\\]");
+        // (Corpus README `serde`: no backslash in a code span.)
+        shows(
+            "- [Setting up `#[derive(A)]` [x]](http",
+            "- Setting up `#[derive(A)]` \\[x\\]",
+        );
         shows("higher [3].\\\n", "higher [3].");
         shows("a\\\\\n", "a\\\\\n");
         shows("a\n\n[^1]:", "a\n\n");

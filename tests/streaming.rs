@@ -303,14 +303,25 @@ fn a_split_character_after_an_invalid_byte_waits_for_its_other_bytes() {
 #[test]
 fn a_quote_after_a_quote_keeps_the_tail_inside_the_first() {
     for md in ["> a\n\n>", "> a\n\n> b\n", "- a\n\n> b", "> - a\n\n>"] {
-        let cuts: Vec<usize> = (1..md.len()).collect();
-        let html = stream_checking_steps(md, &cuts, &Options::default());
-        assert_eq!(
-            html.ok(),
-            Some(render(md, &Options::default()).html),
-            "{md:?}"
-        );
+        assert_streams_byte_by_byte(md);
     }
+}
+
+/// `md` pushed a byte at a time, every patch checked, gives its render.
+#[track_caller]
+fn assert_streams_byte_by_byte(md: &str) {
+    assert_streams_cut_at(md, &(1..md.len()).collect::<Vec<_>>());
+}
+
+/// `md` cut at `cuts`, every patch checked, gives its render.
+#[track_caller]
+fn assert_streams_cut_at(md: &str, cuts: &[usize]) {
+    let html = stream_checking_steps(md, cuts, &Options::default());
+    assert_eq!(
+        html.ok(),
+        Some(render(md, &Options::default()).html),
+        "{md:?} cut at {cuts:?}"
+    );
 }
 
 /// A table's tail shows what its rows render to inside the table, its
@@ -1210,13 +1221,7 @@ fn the_preview_closes_emphasis_where_it_can_close() {
         "> a *b\n> c\n",
         "- ```[1] **a**\r\n",
     ] {
-        let cuts: Vec<usize> = (1..md.len()).collect();
-        let html = stream_checking_steps(md, &cuts, &Options::default());
-        assert_eq!(
-            html.ok(),
-            Some(render(md, &Options::default()).html),
-            "{md:?}"
-        );
+        assert_streams_byte_by_byte(md);
     }
     for (md, tail) in [
         ("a *b  \n", "<p>a <em>b</em></p>\n"),
@@ -1238,14 +1243,8 @@ fn the_preview_closes_emphasis_where_it_can_close() {
 #[test]
 fn a_lists_tail_renders_after_an_item_of_the_same_list() {
     for md in ["*\n*\t\n>", "+\n+\tb\n", "1)\n2)\t\n>"] {
-        for cuts in [vec![], (1..md.len()).collect()] {
-            let html = stream_checking_steps(md, &cuts, &Options::default());
-            assert_eq!(
-                html.ok(),
-                Some(render(md, &Options::default()).html),
-                "{md:?} cut at {cuts:?}"
-            );
-        }
+        assert_streams_cut_at(md, &[]);
+        assert_streams_byte_by_byte(md);
     }
 }
 
@@ -1262,13 +1261,7 @@ fn a_definition_committed_after_a_rewind_is_still_late_at_the_end() {
         "a||\n-|-\n[a]\n<details>\n\n[a]:a\n```\n\n\n",
         "* ---\n| a | b |\n|---|---|\n[a]: /a\n<details>\n\n[a]: /a\n```\n| a | b |\n|---|---|\n",
     ] {
-        let cuts: Vec<usize> = (1..md.len()).collect();
-        let html = stream_checking_steps(md, &cuts, &Options::default());
-        assert_eq!(
-            html.ok(),
-            Some(render(md, &Options::default()).html),
-            "{md:?}"
-        );
+        assert_streams_byte_by_byte(md);
     }
 }
 
@@ -1284,13 +1277,7 @@ fn a_shortcut_reference_to_code_shows_its_code_until_defined() {
         format!("{first}.\n"),
         format!("{first} [``a`b``][] and [`c`].\n\n[`C`]: /c\n"),
     ] {
-        let cuts: Vec<usize> = (1..md.len()).collect();
-        let html = stream_checking_steps(&md, &cuts, &Options::default());
-        assert_eq!(
-            html.ok(),
-            Some(render(&md, &Options::default()).html),
-            "{md:?}"
-        );
+        assert_streams_byte_by_byte(&md);
     }
     let mut stream = Stream::new(Options::default());
     let patch = stream.push(first);

@@ -555,13 +555,10 @@ fn open_code_span(text: &str) -> Option<usize> {
     while i < bytes.len() {
         match bytes[i] {
             b'\\' => i += 2,
-            b'`' => {
-                let n = bytes[i..].iter().take_while(|&&b| b == b'`').count();
-                match text[i + n..].find(&text[i..i + n]) {
-                    Some(close) => i += n + close + n,
-                    None => return Some(i),
-                }
-            }
+            b'`' => match code_span_at(text, i) {
+                (_, Some(end)) => i = end,
+                (_, None) => return Some(i),
+            },
             _ => i += 1,
         }
     }
@@ -621,12 +618,8 @@ fn unmatched_bracket(text: &str, open: &mut Vec<usize>) -> Option<usize> {
         match bytes[i] {
             b'\\' => i += 1,
             b'`' => {
-                let n = bytes[i..].iter().take_while(|&&b| b == b'`').count();
-                let fence = &text[i..i + n];
-                match text[i + n..].find(fence) {
-                    Some(close) => i += n + close + n - 1,
-                    None => i += n - 1,
-                }
+                let (n, end) = code_span_at(text, i);
+                i = end.unwrap_or(i + n) - 1;
             }
             b'[' => open.push(i),
             b']' => {
@@ -926,11 +919,8 @@ fn show_label(block: &mut String, open: usize, label_end: usize) {
     let mut code_end = 0;
     for (i, c) in label.char_indices() {
         if i >= code_end && c == '`' && !is_escaped(label, i) {
-            let n = run_length(label.as_bytes(), i);
-            let fence = &label[i..i + n];
-            code_end = label[i + n..]
-                .find(fence)
-                .map_or(i + n, |at| i + n + at + n);
+            let (n, end) = code_span_at(label, i);
+            code_end = end.unwrap_or(i + n);
         }
         if i >= code_end && matches!(c, '[' | ']') && !is_escaped(label, i) {
             shown.push('\\');
@@ -1019,10 +1009,9 @@ fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
             continue;
         }
         if c == b'`' {
-            let n = run_length(bytes, i);
-            let fence = &block[i..i + n];
-            match block[i + n..].find(fence) {
-                Some(close) => i += n + close + n,
+            let (n, end) = code_span_at(block, i);
+            match end {
+                Some(end) => i = end,
                 None => {
                     open.push(Delimiter {
                         at: i,
@@ -1243,6 +1232,19 @@ struct Delimiter {
 /// How many times the byte at `i` repeats from there.
 fn run_length(bytes: &[u8], i: usize) -> usize {
     bytes[i..].iter().take_while(|&&b| b == bytes[i]).count()
+}
+
+/// The backtick run at `at` in `text`: its length, and where the code span
+/// it opens ends (after its closing run) when the same run comes later.
+/// (How the preview reads code spans everywhere: the first such run after
+/// it closes it.)
+fn code_span_at(text: &str, at: usize) -> (usize, Option<usize>) {
+    let n = run_length(text.as_bytes(), at);
+    let fence = &text[at..at + n];
+    (
+        n,
+        text[at + n..].find(fence).map(|close| at + n + close + n),
+    )
 }
 
 /// Where `](` stands in `text`: a link's label ending and its destination

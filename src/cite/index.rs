@@ -212,6 +212,71 @@ pub(crate) struct Footnotes {
     /// A streamed part's text names a footnote label: the part was read
     /// provisionally (see `stream::provisional`).
     pub(crate) named: bool,
+    /// The labels the part referenced and defined, if any. (Boxed: a
+    /// builder is moved about a lot, and most parts have none.)
+    labels: Option<Box<FootnoteLabels>>,
+}
+
+impl Footnotes {
+    /// Notes labels a part referenced and defined.
+    pub(crate) fn note(&mut self, labels: FootnoteLabels) {
+        if labels.referenced.is_empty() && labels.defined.is_empty() && !labels.unplain {
+            return;
+        }
+        match &mut self.labels {
+            Some(noted) => noted.extend(labels),
+            None => self.labels = Some(Box::new(labels)),
+        }
+    }
+
+    /// The labels noted, taken out.
+    pub(crate) fn take_labels(&mut self) -> Option<Box<FootnoteLabels>> {
+        self.labels.take()
+    }
+
+    /// The labels noted, if any.
+    pub(crate) fn labels(&self) -> Option<&FootnoteLabels> {
+        self.labels.as_deref()
+    }
+}
+
+/// The footnote labels that parts of a message referenced and defined, as
+/// the parser gave them: what the end of a stream checks before taking
+/// footnotes read provisionally as final (see `stream::provisional`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct FootnoteLabels {
+    pub(crate) referenced: Vec<String>,
+    pub(crate) defined: Vec<String>,
+    /// A label was named that the provisional reading gives no stand-in
+    /// (`[^a b]`): its references read as the parts alone have them.
+    pub(crate) unplain: bool,
+}
+
+impl FootnoteLabels {
+    /// Adds what `other` met.
+    pub(crate) fn extend(&mut self, other: FootnoteLabels) {
+        self.referenced.extend(other.referenced);
+        self.defined.extend(other.defined);
+        self.unplain |= other.unplain;
+    }
+
+    /// Whether every label referenced here or in `more` was also defined
+    /// in one of them, as written (a label defined in another case, which
+    /// the parser matches, counts as not), and every label named had a
+    /// stand-in.
+    pub(crate) fn all_defined_with(&self, more: Option<&FootnoteLabels>) -> bool {
+        let all = || std::iter::once(self).chain(more);
+        let mut defined: Vec<&str> = all()
+            .flat_map(|labels| &labels.defined)
+            .map(String::as_str)
+            .collect();
+        defined.sort_unstable();
+        all().all(|labels| {
+            !labels.unplain
+                && (labels.referenced.iter())
+                    .all(|label| defined.binary_search(&label.as_str()).is_ok())
+        })
+    }
 }
 
 /// How a writer numbers footnotes: on from those already numbered.

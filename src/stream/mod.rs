@@ -40,7 +40,7 @@ use std::ops::Range;
 use pulldown_cmark::{BrokenLink, Event, LinkType, OffsetIter, Tag};
 use serde::{Deserialize, Serialize};
 
-use crate::cite::index::{IndexBuilder, IndexMark, Offset};
+use crate::cite::index::{FootnoteLabels, IndexBuilder, IndexMark, Offset};
 use crate::cite::{marker_definitions, Citations};
 use crate::html::{html_capacity, write_html, SourceAttributes, WrittenPart};
 use crate::options::Options;
@@ -388,8 +388,12 @@ struct SinceMark {
     /// never came.
     awaited_links: bool,
     /// Footnotes were committed since the mark, read provisionally (see
-    /// the `provisional` module): the end renders them again.
+    /// the `provisional` module): the end renders them again, unless
+    /// `footnote_labels` shows the reading to hold.
     footnotes: bool,
+    /// The footnote labels the parts committed since the mark referenced
+    /// and defined.
+    footnote_labels: FootnoteLabels,
     /// A definition came after something awaiting one: rewind before the
     /// next block that is not a definition (so that definitions written
     /// one after the other cost one rewind).
@@ -894,12 +898,14 @@ impl Stream {
         // What was committed since the mark is rendered again, with the
         // open text, when a definition came for it, when it took a link for
         // what it would be once defined and the definition never came, or
-        // when it holds footnotes, which read provisionally until now.
-        let again = self.since_mark.rewind
-            || defined_late
-            || self.since_mark.awaited_links
-            || self.since_mark.footnotes;
-        if again {
+        // when it holds footnotes, which read provisionally until now,
+        // unless their reading holds: the open text is then read as they
+        // were.
+        let links_late = self.since_mark.rewind || defined_late || self.since_mark.awaited_links;
+        let footnotes_held = (self.since_mark.footnotes && !links_late)
+            .then(|| self.render_last(&self.open, self.context()))
+            .filter(|written| self.footnotes_hold(&written.index));
+        if footnotes_held.is_none() && (links_late || self.since_mark.footnotes) {
             let since = self.withdraw(&mut patch);
             self.open.insert_str(0, &since);
         }
@@ -908,7 +914,8 @@ impl Stream {
         self.no_cut_before = 0;
         self.no_fence_before = 0;
         self.tail.reset();
-        let written = self.render_last(&open, self.final_context());
+        let written =
+            footnotes_held.unwrap_or_else(|| self.render_last(&open, self.final_context()));
         self.push_html_closing(&written, &mut patch);
         self.raw_element = None;
         self.absorb(written.index, &mut patch);
@@ -918,6 +925,17 @@ impl Stream {
         self.since_mark = SinceMark::default();
         self.deferred = false;
         self.handing(patch)
+    }
+
+    /// Whether the footnotes committed since the mark, and those of `last`,
+    /// the message's last text read as they were, read as the whole
+    /// message does: every label they reference is defined, and every label
+    /// named had a stand-in, and `last` awaits no link. (A stand-in changes
+    /// nothing else in a parse: the parser consults the footnotes defined
+    /// only to resolve a reference.)
+    fn footnotes_hold(&self, last: &IndexBuilder) -> bool {
+        let labels = &self.since_mark.footnote_labels;
+        !last.awaited_links && labels.all_defined_with(last.footnotes().labels())
     }
 
     /// `open`, the message's last text, rendered with `context` (inside the
@@ -1539,8 +1557,12 @@ impl Stream {
 
     /// Takes a rendered part's citations into the stream and the patch,
     /// and its footnotes.
-    fn absorb(&mut self, part: IndexBuilder, patch: &mut Patch) {
-        self.since_mark.footnotes |= part.footnotes().named;
+    fn absorb(&mut self, mut part: IndexBuilder, patch: &mut Patch) {
+        let footnotes = part.footnotes_mut();
+        self.since_mark.footnotes |= footnotes.named;
+        if let Some(labels) = footnotes.take_labels() {
+            self.since_mark.footnote_labels.extend(*labels);
+        }
         self.since_mark.awaited_links |= part.awaited_links;
         patch.citations.extend_from_slice(self.index.absorb(part));
     }
@@ -1833,7 +1855,8 @@ impl RenderContext<'_> {
             None => Vec::new(),
         };
         let index = after.unwrap_or(self.index).part(offset);
-        let events = events.filter(|(event, range)| stand_ins.keep(event, range));
+        // (Kept after the cut is applied: what `keep` notes is the part's.)
+        let keep = |(event, range): &(Event<'_>, Range<usize>)| stand_ins.keep(event, range);
         let (
             WrittenPart {
                 html,
@@ -1843,11 +1866,12 @@ impl RenderContext<'_> {
             index,
         ) = match cut {
             Some((cut, reached)) => {
-                let events = UpTo::new(events, base + cut, reached);
+                let events = UpTo::new(events, base + cut, reached).filter(keep);
                 let capacity = html_capacity(cut);
                 self.write_part(&text, events, index, all_definitions, capacity, &stand_ins)
             }
             None => {
+                let events = events.filter(keep);
                 let capacity = html_capacity(open.len());
                 self.write_part(&text, events, index, all_definitions, capacity, &stand_ins)
             }

@@ -10,23 +10,24 @@
 //! of its HTML, so its references read as footnotes, numbered on from the
 //! parts before it (the numbering is kept with the citation index). What
 //! the reader sees is then what the message will show once its footnotes
-//! are defined. The mark stays before the first part with footnotes, and
-//! the end renders everything since again, with no stand-ins: a stand-in
-//! can change more than a reference (pulldown-cmark reads a
-//! definition-like line after a link definition otherwise when its label
-//! is defined), so the provisional parts are never taken as final.
+//! are defined. The mark stays before the first part with footnotes. The
+//! parts note the labels their events reference and define; at the end,
+//! when every label referenced was defined (as written), the reading held
+//! and the parts are final (the parser consults the footnotes defined only
+//! to resolve references); otherwise the end renders everything since the
+//! mark again, with no stand-ins.
 //!
 //! **Full references.** An undefined `[text][label]` is read as a link to
 //! [`AWAITED_DESTINATION`], written as its text (see `RenderContext::parse`);
 //! the part records that it holds one, and the end renders it again if its
 //! definition never came.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::ops::Range;
 
 use pulldown_cmark::{Event, Tag};
 
-use crate::cite::index::IndexBuilder;
+use crate::cite::index::{FootnoteLabels, IndexBuilder};
 use crate::parse::AWAITED_DESTINATION;
 
 /// What a rendering takes as defined.
@@ -54,6 +55,9 @@ pub(super) struct StandIns {
     /// The text names a footnote label (plain or not): it reads
     /// provisionally.
     named: bool,
+    /// The footnote labels its events referenced and defined, and
+    /// whether it names one that gets no stand-in (see [`Label::Unplain`]).
+    labels: RefCell<FootnoteLabels>,
     /// The text has links whose definitions are still to come.
     awaited_links: Cell<bool>,
 }
@@ -93,6 +97,10 @@ impl StandIns {
         StandIns {
             prefix,
             named: written > 0 || unplain,
+            labels: RefCell::new(FootnoteLabels {
+                unplain,
+                ..FootnoteLabels::default()
+            }),
             awaited_links: Cell::new(false),
         }
     }
@@ -101,12 +109,23 @@ impl StandIns {
     /// does (whether it names a footnote label), with no stand-ins to
     /// write: its events are not parsed after any.
     pub(super) fn for_events(text: &str, reading: Reading) -> StandIns {
-        let named = matches!(reading, Reading::Provisional)
-            && memchr::memmem::find_iter(text.as_bytes(), b"[^")
-                .any(|at| !matches!(label_at(&text[at + 2..]), Label::None));
+        let (mut named, mut unplain) = (false, false);
+        if matches!(reading, Reading::Provisional) {
+            for at in memchr::memmem::find_iter(text.as_bytes(), b"[^") {
+                match label_at(&text[at + 2..]) {
+                    Label::Plain(_) => named = true,
+                    Label::Unplain => (named, unplain) = (true, true),
+                    Label::None => {}
+                }
+            }
+        }
         StandIns {
             prefix: String::new(),
             named,
+            labels: RefCell::new(FootnoteLabels {
+                unplain,
+                ..FootnoteLabels::default()
+            }),
             awaited_links: Cell::new(false),
         }
     }
@@ -117,13 +136,26 @@ impl StandIns {
     }
 
     /// Whether the event at `range` is the text's (else a stand-in's).
+    /// Notes the footnote labels the text's events reference and define
+    /// (all of them: a reference inside a citation's label never reaches
+    /// the writer, which writes it as text).
     pub(super) fn keep(&self, event: &Event<'_>, range: &Range<usize>) -> bool {
-        if let Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) = event {
-            if **dest_url == *AWAITED_DESTINATION {
+        let kept = range.start >= self.prefix.len();
+        match event {
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. })
+                if **dest_url == *AWAITED_DESTINATION =>
+            {
                 self.awaited_links.set(true);
             }
+            Event::FootnoteReference(label) if kept => {
+                self.labels.borrow_mut().referenced.push(label.to_string());
+            }
+            Event::Start(Tag::FootnoteDefinition(label)) if kept => {
+                self.labels.borrow_mut().defined.push(label.to_string());
+            }
+            _ => {}
         }
-        range.start >= self.prefix.len()
+        kept
     }
 
     /// Records in a part's citation state what it took for granted (call
@@ -131,7 +163,9 @@ impl StandIns {
     /// whether it has links awaiting their definitions.
     pub(super) fn record(&self, index: &mut IndexBuilder) {
         index.awaited_links |= self.awaited_links.get();
-        index.footnotes_mut().named |= self.named;
+        let footnotes = index.footnotes_mut();
+        footnotes.named |= self.named;
+        footnotes.note(self.labels.take());
     }
 }
 
@@ -187,6 +221,11 @@ mod tests {
                     StandIns::for_events(text, reading),
                 );
                 assert_eq!(written.named, for_events.named, "{text:?} {reading:?}");
+                assert_eq!(
+                    written.labels.borrow().unplain,
+                    for_events.labels.borrow().unplain,
+                    "{text:?} {reading:?}"
+                );
                 assert_eq!(for_events.as_str(), "");
             }
         }

@@ -219,16 +219,20 @@ impl WasmStream {
     /// [`Typing::Words`], 3 [`Typing::HeldRow`]), the typing point's depth
     /// in the next 6, its `before` (UTF-16 units, which are its bytes: end
     /// tags are ASCII) above them; for [`Typing::Verbatim`], at a settled
-    /// line, its point being 0 deep before nothing, the fence's character
-    /// code there instead (0: none). (A point past what that holds, which
-    /// no tail reaches, is 0: pushed.)
+    /// or blank line, its point being 0 deep before nothing, the line
+    /// there instead (0 [`CodeLine::Settled`], 1 [`CodeLine::Blank`]) and
+    /// the fence's character code above (0: none). (A point past what that
+    /// holds, which no tail reaches, is 0: pushed.)
     pub fn typing(&self) -> u32 {
         let typing = self.inner.typing();
         let kind = match typing {
             Typing::Verbatim {
                 fence,
-                line: CodeLine::Settled,
-            } => return 1 | fence.map_or(0, u32::from) << 8,
+                line: line @ (CodeLine::Settled | CodeLine::Blank),
+            } => {
+                let blank = u32::from(line == CodeLine::Blank);
+                return 1 | blank << 2 | fence.map_or(0, u32::from) << 8;
+            }
             Typing::Words { .. } => 2,
             Typing::HeldRow => 3,
             _ => return 0,

@@ -493,6 +493,30 @@ fn code_lines_go_as_typing() {
     assert!(pushed < 10, "{pushed} of {} chunks pushed", cuts.len());
 }
 
+#[test]
+fn indented_code_lines_go_as_typing_past_their_indentation() {
+    let md = "Intro\n\n    fn main() {\n        let x = 1;\n      \n\n            y(x);\n  \
+              \x20 \t z\n    }\n   \nAfter.\n";
+    for size in 1..=8 {
+        for offset in 0..size {
+            let cuts: Vec<usize> = (offset..md.len()).step_by(size).collect();
+            host_typing_gives_the_tail(md, &cuts)
+                .unwrap_or_else(|e| panic!("{size}-byte chunks from {offset}: {e}"));
+        }
+    }
+    // (A line's line break shows as typed, its indentation is held back,
+    // and the line is pushed at its first character past it: about once
+    // a line. 808 chunks of these 1,802 were pushed when every chunk of
+    // indentation was, and every line break.)
+    let block = format!(
+        "Intro\n\n{}",
+        "            let value = compute(1);\n".repeat(200)
+    );
+    let cuts: Vec<usize> = (0..block.len()).step_by(4).collect();
+    let pushed = host_typing_gives_the_tail(&block, &cuts).unwrap_or_else(|e| panic!("{e}"));
+    assert!(pushed <= 215, "{pushed} of {} chunks pushed", cuts.len());
+}
+
 /// `md` cut at `cuts`, pushed by a host that shows what [`Stream::typing`]
 /// admits itself (inserting [`Typing::shown`] of it at the typing point,
 /// escaped) and pushes it with `push_shown` before anything else: at every

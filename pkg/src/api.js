@@ -103,8 +103,8 @@ const MARK = 2;
 // Typing shown here (docs/streaming.md, "Typing shown by the host"): the
 // rules of the crate's `Typing`, which `WasmStream.typing()` names after a
 // tail change (kind in its low 2 bits, the typing point's depth in the next
-// 6, its `before` above; for a code line, the fence's character code above
-// them instead).
+// 6, its `before` above; for a code line, the line's state in the next 6
+// and the fence's character code above them instead).
 const VERBATIM = 1;
 const WORDS = 2;
 const HELD_ROW = 3;
@@ -144,11 +144,15 @@ function typingAfter(kind, fence, line, text) {
     const c = text.charCodeAt(i);
     if (c === 13 || c === 0 || (c >= 0xd800 && c <= 0xdfff)) return PUSHED;
     if (c === 10 || c === 9) {
-      if (line === FENCE || !fence) return PUSHED;
+      // (Without a fence, a tab, or a line break but one ending a settled line: the indentation to cut decides.)
+      if (line === FENCE || (!fence && (c === 9 || line !== SETTLED))) return PUSHED;
       line = c === 10 ? BLANK : SETTLED;
     } else if (line !== SETTLED) {
-      if (c !== 32) line = c === fence ? FENCE : SETTLED;
-      else if (line === FENCE) return PUSHED;
+      if (c !== 32) {
+        // (Without a fence, an indented block's: the indentation to cut decides.)
+        if (!fence) return PUSHED;
+        line = c === fence ? FENCE : SETTLED;
+      } else if (line === FENCE) return PUSHED;
     }
   }
   return line;
@@ -650,7 +654,7 @@ export function makeApi(createGlue, payload) {
         }
         const html = inner.tailChange();
         this.#typing = inner.typing();
-        this.#line = SETTLED;
+        this.#line = (this.#typing & 3) === VERBATIM ? (this.#typing >>> 2) & 0x3f : SETTLED;
         if (html === undefined) return undefined;
         const value = this.#trusted ? trustedHTML(html) : html;
         const at = inner.changeAt();

@@ -264,7 +264,10 @@ impl Frontier {
     /// [`NOT_VERBATIM`] bytes) only adds itself, escaped, at the end of the
     /// tail: a code line past where it could close its block. Line breaks
     /// go so too in a fenced block at the margin, whose lines are code as
-    /// typed (an indented one's lose their indentation).
+    /// typed (an indented one's lose their indentation). In an indented
+    /// block, a line of spaces so far shows nothing (blank lines at its
+    /// end are not the block's until code follows them), nor do the spaces
+    /// typed on it: [`CodeLine::Blank`], until something else comes.
     pub(super) fn code_typing(&self, open: &str) -> Option<Typing> {
         let Frontier::Leaf(leaf) = self else {
             return None;
@@ -273,7 +276,16 @@ impl Frontier {
             LeafKind::Code(Code::Fenced(fence)) => {
                 (fence.indent == 0).then_some(char::from(fence.char))
             }
-            LeafKind::Code(Code::Indented) => None,
+            LeafKind::Code(Code::Indented) => {
+                let line = &open[open.find_last(b'\n').map_or(0, |i| i + 1)..];
+                if line.bytes().all(|b| b == b' ') {
+                    return Some(Typing::Verbatim {
+                        fence: None,
+                        line: CodeLine::Blank,
+                    });
+                }
+                None
+            }
             LeafKind::Table => return None,
         };
         leaf.typed

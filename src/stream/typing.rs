@@ -39,11 +39,13 @@ pub enum Typing {
     /// line break, tab, CR or NUL adds what [`Typing::shown`] keeps of it,
     /// HTML-escaped, at the end of the tail (the typing point 0 deep,
     /// before nothing). Line breaks and tabs go so too in a fenced block
-    /// at the margin: the lines typing ends are committed when the text is
+    /// at the margin, and in an indented block the line break ending a
+    /// settled line: the lines typing ends are committed when the text is
     /// pushed, as the tail showed them.
     Verbatim {
         /// The character of the fence that closes the block, when line
-        /// breaks go as typing too; `None` when they are pushed.
+        /// breaks go as typing too; `None` in an indented block, where
+        /// only the one ending a settled line does (see [`CodeLine::Blank`]).
         fence: Option<char>,
         /// Where the line being typed stands.
         line: CodeLine,
@@ -74,7 +76,10 @@ pub enum Typing {
 pub enum CodeLine {
     /// Past where it could close the block: it shows as typed.
     Settled,
-    /// Spaces only so far, or nothing: held back.
+    /// Spaces only so far, or nothing: held back. In an indented block
+    /// (no fence), anything but a space is pushed: the indentation cut
+    /// from it decides how the line shows (and a blank line's line break,
+    /// which is the block's only if code follows).
     Blank,
     /// Spaces, then the fence's character only: held back, and a line
     /// break or space after it is pushed (it may close the block).
@@ -83,7 +88,7 @@ pub enum CodeLine {
 
 impl CodeLine {
     /// The line after `text` is typed on it, in a block closed by `fence`
-    /// (`None`: line breaks are pushed); `None` when `text` is pushed.
+    /// (`None`: an indented block); `None` when `text` is pushed.
     #[inline]
     fn after(mut self, fence: Option<char>, text: &str) -> Option<CodeLine> {
         for b in text.bytes() {
@@ -94,8 +99,11 @@ impl CodeLine {
             self = match (self, b) {
                 (_, b'\r' | b'\0') | (CodeLine::Fence, b'\n' | b' ' | b'\t') => return None,
                 // (Without a fence, an indented block's: the indentation
-                // to cut decides.)
+                // to cut decides, but for the line break ending a settled
+                // line, which ends its code whatever comes next.)
+                (CodeLine::Settled, b'\n') if fence.is_none() => CodeLine::Blank,
                 (_, b'\n' | b'\t') if fence.is_none() => return None,
+                (CodeLine::Blank, b) if fence.is_none() && b != b' ' => return None,
                 (_, b'\n') => CodeLine::Blank,
                 // (A tab in the indentation is past where a fence closes.)
                 (CodeLine::Settled, _) | (_, b'\t') => CodeLine::Settled,
@@ -371,5 +379,28 @@ mod tests {
         let held = FENCED.after("x;\n ``");
         assert_eq!(held.shown(" ``"), "");
         assert_eq!(held.after("`y").shown(" ```y"), " ```y");
+    }
+
+    #[test]
+    fn an_indented_blocks_line_of_spaces_holds_spaces_only() {
+        let blank = Typing::Verbatim {
+            fence: None,
+            line: CodeLine::Blank,
+        };
+        assert_eq!(blank.after("   "), blank);
+        assert_eq!(blank.after("   ").shown("   "), "", "held: indentation");
+        // (A settled line's line break shows: it ends the line's code.)
+        assert_eq!(INDENTED.after("x;\n   "), blank);
+        assert_eq!(blank.shown("x;\n   "), "x;\n");
+        assert!(!INDENTED.admits("x;\n\n"), "a blank line");
+        for pushed in ["    x", "x", "  \n", "\t", " \r"] {
+            assert_eq!(blank.after(pushed), Typing::Pushed, "{pushed:?}");
+        }
+        // (A fenced block's line of spaces takes what may close it, or not.)
+        let fenced_blank = Typing::Verbatim {
+            fence: Some('`'),
+            line: CodeLine::Blank,
+        };
+        assert_eq!(fenced_blank.after("  x").shown("  x"), "  x");
     }
 }

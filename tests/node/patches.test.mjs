@@ -281,7 +281,9 @@ test("typing shown by the glue (a code line, a table's row between tail changes)
   const rows = Array.from({ length: 30 }, (_, i) => `| row ${i} \`a|b\` | ${i * 7}% [${1 + (i % 3)}] | **x** <b>y</b> |\n`).join("");
   // (Lines that may close the block: a blank line, indentation, tabs, a backtick starting a line.)
   const code = "```\nlet a = b < c && d > e;\n\n    if (x) {\n\tgo();\n ``x\n  \n}\n~~~\n```\n";
-  const answer = `Intro [1].\n\n${longCode(2_000)}\n${code}\n| a | b | c |\n|---|--:|---|\n${rows}\nAfter.\n`;
+  // (An indented block: its lines' indentation is typed here, held back, then pushed with what follows it.)
+  const indented = "Para.\n\n    fn main() {\n        let x = 1;\n      \n\n            y(x);\n   \t z\n    }\n   \nAfter indented.\n";
+  const answer = `Intro [1].\n\n${longCode(2_000)}\n${code}\n${indented}\n| a | b | c |\n|---|--:|---|\n${rows}\nAfter.\n`;
   for (const entry of [citemark, lite]) {
     for (const [size, every] of [[1, 1], [3, 2], [4, 3], [7, 5]]) typedByTheGlue(entry, "code and table", answer, {}, size, every, true);
   }

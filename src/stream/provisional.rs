@@ -65,44 +65,27 @@ pub(super) struct StandIns {
 impl StandIns {
     /// The stand-ins that `reading` asks for before `text`.
     pub(super) fn new(text: &str, reading: Reading) -> StandIns {
+        let (mut named, mut unplain) = (Vec::new(), false);
+        for label in labels(text, reading) {
+            match label {
+                Label::Plain(label) => named.push(label),
+                Label::Unplain => unplain = true,
+                Label::None => {}
+            }
+        }
+        // (Once each; their order does not matter.)
+        named.sort_unstable();
+        named.dedup();
         let mut prefix = String::new();
-        let mut written = 0;
-        let mut write = |label: &str| {
-            written += 1;
+        for label in &named {
             for piece in ["[^", label, "]: x\n\n"] {
                 prefix.push_str(piece);
             }
-        };
-        let mut unplain = false;
-        match reading {
-            Reading::Provisional => {
-                let mut named = Vec::new();
-                for at in memchr::memmem::find_iter(text.as_bytes(), b"[^") {
-                    match label_at(&text[at + 2..]) {
-                        Label::Plain(label) => named.push(label),
-                        Label::None => {}
-                        Label::Unplain => unplain = true,
-                    }
-                }
-                // (Once each; their order does not matter.)
-                named.sort_unstable();
-                named.dedup();
-                named.into_iter().for_each(&mut write);
-            }
-            Reading::Final | Reading::Code => {}
         }
-        if written > 0 {
+        if !named.is_empty() {
             prefix.push_str("***\n");
         }
-        StandIns {
-            prefix,
-            named: written > 0 || unplain,
-            labels: RefCell::new(FootnoteLabels {
-                unplain,
-                ..FootnoteLabels::default()
-            }),
-            awaited_links: Cell::new(false),
-        }
+        StandIns::with(prefix, !named.is_empty() || unplain, unplain)
     }
 
     /// What a text read without the parser records as [`StandIns::new`]
@@ -110,17 +93,21 @@ impl StandIns {
     /// write: its events are not parsed after any.
     pub(super) fn for_events(text: &str, reading: Reading) -> StandIns {
         let (mut named, mut unplain) = (false, false);
-        if matches!(reading, Reading::Provisional) {
-            for at in memchr::memmem::find_iter(text.as_bytes(), b"[^") {
-                match label_at(&text[at + 2..]) {
-                    Label::Plain(_) => named = true,
-                    Label::Unplain => (named, unplain) = (true, true),
-                    Label::None => {}
-                }
+        for label in labels(text, reading) {
+            match label {
+                Label::Plain(_) => named = true,
+                Label::Unplain => (named, unplain) = (true, true),
+                Label::None => {}
             }
         }
+        StandIns::with(String::new(), named, unplain)
+    }
+
+    /// Stand-ins of `prefix`, for a text that names a footnote label
+    /// (`named`), one of them given none (`unplain`).
+    fn with(prefix: String, named: bool, unplain: bool) -> StandIns {
         StandIns {
-            prefix: String::new(),
+            prefix,
             named,
             labels: RefCell::new(FootnoteLabels {
                 unplain,
@@ -177,6 +164,17 @@ enum Label<'t> {
     Unplain,
     /// None: no `]` before a `[` or the longest label.
     None,
+}
+
+/// The label after each `[^` in `text`, when `reading` gives stand-ins
+/// (none otherwise).
+fn labels(text: &str, reading: Reading) -> impl Iterator<Item = Label<'_>> {
+    let provisional = matches!(reading, Reading::Provisional);
+    provisional
+        .then(|| memchr::memmem::find_iter(text.as_bytes(), b"[^"))
+        .into_iter()
+        .flatten()
+        .map(move |at| label_at(&text[at + 2..]))
 }
 
 /// The label after a `[^` that `rest` follows.

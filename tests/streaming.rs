@@ -1342,6 +1342,47 @@ fn a_definition_committed_after_a_rewind_is_still_late_at_the_end() {
     }
 }
 
+/// Once a message writes its links by reference (it has defined one, or
+/// read a full reference as the link it will be), its bracketed words read
+/// as links awaiting their definitions too, as READMEs write them
+/// (`[ChaCha]`, defined at the end), where the `[` starts a word (not
+/// `#[cfg]`); the end gives them their brackets back if no definition came.
+/// Before that, they stay as typed.
+#[test]
+fn bracketed_words_read_as_links_once_the_message_links_by_reference() {
+    let badges = "# ChaCha20 [![Crate][crate-image]][crate-link]\n\nThe [ChaCha] family";
+    let defined = "[a]: /a\n\nSee [b] and [c][] here, not #[d] or e[i]";
+    for md in [
+        format!("{badges}.\n\n[ChaCha]: /chacha\n[crate-image]: /i.svg\n[crate-link]: /c\n"),
+        format!("{badges}.\n\n[crate-image]: /i.svg\n[crate-link]: /c\n"),
+        format!("{badges}.\n"),
+        format!("{defined}.\n\n[B]: /b\n[c]: /c\n"),
+        format!("{defined}.\n\n[b]: /b\n"),
+        format!("{defined}.\n"),
+    ] {
+        assert_streams_byte_by_byte(&md);
+    }
+    let mut stream = Stream::new(Options::default());
+    let patch = stream.push(&format!("{badges}.\n\nMore"));
+    assert!(
+        patch.append.ends_with("<p>The ChaCha family.</p>\n"),
+        "{}",
+        patch.append
+    );
+    // (A definition counts once committed: not in the part it is in.)
+    let mut stream = Stream::new(Options::default());
+    let (definition, paragraph) = defined.split_at(12);
+    let first = stream.push(definition).append;
+    let patch = stream.push(&format!("{paragraph}.\n\nMore"));
+    assert_eq!(
+        first + &patch.append,
+        "<p>See b and c here, not #[d] or e[i].</p>\n"
+    );
+    let mut stream = Stream::new(Options::default());
+    let patch = stream.push("See [b] and [c][] here.\n\nMore");
+    assert_eq!(patch.append, "<p>See [b] and [c][] here.</p>\n");
+}
+
 /// A shortcut reference to code (`` [`syn::File`] ``, documentation's way
 /// to link an item) shows its code while its definition is still to come,
 /// as the link will show it, and gets its brackets back at the end if none
@@ -1363,9 +1404,16 @@ fn a_shortcut_reference_to_code_shows_its_code_until_defined() {
         "<p>The tree is rooted at <code>syn::File</code> which is big.</p>\n"
     );
     let mut stream = Stream::new(Options::default());
-    let patch = stream.push("See [citation needed] and [`a` b].\n\nMore");
+    let patch = stream.push("See [citation needed] and [`a` b] and [`a` `b`].\n\nMore");
     assert_eq!(
         patch.append,
-        "<p>See [citation needed] and [<code>a</code> b].</p>\n"
+        "<p>See [citation needed] and [<code>a</code> b] and [<code>a</code> <code>b</code>].</p>\n"
+    );
+    // One code span may hold backticks in runs of another length.
+    let mut stream = Stream::new(Options::default());
+    let patch = stream.push("See [``a`b``] and [``c```d``].\n\nMore");
+    assert_eq!(
+        patch.append,
+        "<p>See <code>a`b</code> and <code>c```d</code>.</p>\n"
     );
 }

@@ -967,6 +967,7 @@ mod tests {
             committed: 0,
             index: &index,
             reading: Reading::Provisional,
+            links_by_reference: false,
         };
         let open = [opener, lines].concat();
         let Some(Entered { frontier, .. }) = Frontier::enter(&context, &open, open.len()) else {

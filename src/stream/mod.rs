@@ -293,6 +293,10 @@ pub struct Stream {
     /// ending in a newline, then a blank line: parsed before the open text
     /// so its references resolve as in the whole message.
     definitions: String,
+    /// The message writes its links by reference: it has defined one, or
+    /// read a full reference as the link it will be. Its bracketed words
+    /// (`[ChaCha]`) then read as links awaiting their definitions too.
+    links_by_reference: bool,
     /// Everything recorded about the committed part's citations (and its
     /// footnotes' numbers).
     index: IndexBuilder,
@@ -416,6 +420,7 @@ impl Stream {
             line_start: 0,
             committed: 0,
             definitions: String::new(),
+            links_by_reference: false,
             index: IndexBuilder::new(),
             refused_cut: None,
             no_cut_before: 0,
@@ -632,6 +637,7 @@ impl Stream {
             committed: self.committed,
             index: &self.index,
             reading: Reading::Provisional,
+            links_by_reference: self.links_by_reference,
         };
         let (text, line_start) = match opener.filter(|opener| !opener.is_empty()) {
             Some(opener) => (
@@ -1546,6 +1552,7 @@ impl Stream {
     /// Keeps committed link reference definitions, to parse before the open
     /// text.
     fn add_definitions(&mut self, definitions: Vec<String>) {
+        self.links_by_reference |= !definitions.is_empty();
         for definition in definitions {
             self.definitions.push_str(definition.trim_end());
             self.definitions.push('\n');
@@ -1564,6 +1571,7 @@ impl Stream {
             self.since_mark.footnote_labels.extend(*labels);
         }
         self.since_mark.awaited_links |= part.awaited_links;
+        self.links_by_reference |= part.awaited_links;
         patch.citations.extend_from_slice(self.index.absorb(part));
     }
 
@@ -1591,6 +1599,7 @@ impl Stream {
             committed: self.committed,
             index: &self.index,
             reading: Reading::Provisional,
+            links_by_reference: self.links_by_reference,
         }
     }
 }
@@ -1608,6 +1617,8 @@ struct RenderContext<'s> {
     index: &'s IndexBuilder,
     /// What is taken as defined: the message may go on, or not.
     reading: Reading,
+    /// See [`Stream::links_by_reference`].
+    links_by_reference: bool,
 }
 
 /// The HTML of the tail's smallest pieces, which come back at the start
@@ -1901,6 +1912,8 @@ impl RenderContext<'_> {
     ) -> OffsetIter<'t, OnBrokenLink<'t, 't>> {
         let markers_on = self.options.syntaxes.markers;
         let provisional = matches!(self.reading, Reading::Provisional);
+        // (A full reference read as its link turns it on for what follows.)
+        let mut by_reference = self.links_by_reference;
         parse_with_broken_links(text, move |link| {
             if link.span.start < from || !may_change_when_defined(&link, text, markers_on) {
                 return None;
@@ -1925,15 +1938,29 @@ impl RenderContext<'_> {
                 link.span.start.saturating_sub(1)
             };
             let image = text.as_bytes().get(bang) == Some(&b'!');
+            // Bracketed words, in a message that links by reference, where
+            // the `[` starts a word: not code's `#[cfg]` or `a[i]`.
+            let words = |by_reference: bool| {
+                by_reference
+                    && matches!(
+                        text.as_bytes()[..link.span.start].last(),
+                        None | Some(b' ' | b'\t' | b'\n' | b'(' | b'*' | b'_' | b'"')
+                    )
+            };
             let shown = written
                 .split_once("][")
                 .and_then(|(shown, _)| shown.get(1..));
             let stands_in = match link.link_type {
                 LinkType::Reference => {
-                    image || shown.is_some_and(|shown| !crate::cite::is_marker_label(shown))
+                    let full =
+                        image || shown.is_some_and(|shown| !crate::cite::is_marker_label(shown));
+                    by_reference |= full && provisional;
+                    full
                 }
-                LinkType::Collapsed => image || is_one_code_span(&link.reference),
-                _ if !image => is_one_code_span(&link.reference),
+                LinkType::Collapsed => {
+                    image || is_one_code_span(&link.reference) || words(by_reference)
+                }
+                _ if !image => is_one_code_span(&link.reference) || words(by_reference),
                 _ => match text.as_bytes()[..bang].last() {
                     None | Some(b' ' | b'\t' | b'\n') => true,
                     Some(b'[') => !is_escaped(text, bang - 1),
@@ -2196,14 +2223,10 @@ fn may_change_when_defined(link: &BrokenLink<'_>, text: &str, markers_on: bool) 
     !marker_shaped || before_paren || odd_reference
 }
 
-/// Whether a link's label is one code span: a run of backticks, code
-/// without them, the same run.
+/// Whether a link's label is one code span: the code span its first
+/// backtick opens ends where the label does.
 fn is_one_code_span(label: &str) -> bool {
-    let run = label.bytes().take_while(|&b| b == b'`').count();
-    run > 0
-        && label.len() > 2 * run
-        && label.ends_with(&label[..run])
-        && !label[run..label.len() - run].contains('`')
+    label.starts_with('`') && preview::code_span_at(label, 0).1 == Some(label.len())
 }
 
 /// Up to how many bytes a search is a plain loop: a vectorized search

@@ -984,6 +984,8 @@ fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
     let mut i = 0;
     // Where the destination and title of the last link seen end.
     let mut no_emphasis_before = 0;
+    // The backticks ending the text that wait (see below).
+    let mut partial_closer = 0;
     while i < bytes.len() {
         let c = bytes[i];
         if !SPAN_BYTES[usize::from(c)] {
@@ -1013,6 +1015,13 @@ fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
             match end {
                 Some(end) => i = end,
                 None => {
+                    // A shorter run ending the text may be its closer,
+                    // typed in part: it waits (a closer added to it would
+                    // make a run of another length, which closes nothing).
+                    let partial = bytes.iter().rev().take_while(|&&b| b == b'`').count();
+                    if partial < n && i + n + partial < bytes.len() {
+                        partial_closer = partial;
+                    }
                     open.push(Delimiter {
                         at: i,
                         byte: c,
@@ -1108,6 +1117,7 @@ fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
         }
         i += 1;
     }
+    block.truncate(block.len() - partial_closer);
     // Innermost first: an opener with nothing after it (once the openers
     // inside it are gone) goes, with everything closed inside it; the
     // openers outside the outermost one that goes are closed.
@@ -1235,16 +1245,23 @@ fn run_length(bytes: &[u8], i: usize) -> usize {
 }
 
 /// The backtick run at `at` in `text`: its length, and where the code span
-/// it opens ends (after its closing run) when the same run comes later.
-/// (How the preview reads code spans everywhere: the first such run after
-/// it closes it.)
-fn code_span_at(text: &str, at: usize) -> (usize, Option<usize>) {
-    let n = run_length(text.as_bytes(), at);
-    let fence = &text[at..at + n];
-    (
-        n,
-        text[at + n..].find(fence).map(|close| at + n + close + n),
-    )
+/// it opens ends (after its closing run) when a run of the same length
+/// comes later. As CommonMark reads code spans: the first later run of
+/// exactly that length closes it, and a longer or shorter run is code
+/// (`` ``a```b`` `` is one span).
+pub(super) fn code_span_at(text: &str, at: usize) -> (usize, Option<usize>) {
+    let bytes = text.as_bytes();
+    let n = run_length(bytes, at);
+    let mut from = at + n;
+    while let Some(found) = memchr::memchr(b'`', &bytes[from..]) {
+        let run_at = from + found;
+        let run = run_length(bytes, run_at);
+        if run == n {
+            return (n, Some(run_at + n));
+        }
+        from = run_at + run;
+    }
+    (n, None)
 }
 
 /// Where `](` stands in `text`: a link's label ending and its destination
@@ -1268,6 +1285,12 @@ mod tests {
         shows("some **bol", "some **bol**");
         shows("a *it", "a *it*");
         shows("x `co", "x `co`");
+        // (Only a run of the opening run's length closes a code span.)
+        shows("x ``a```b", "x ``a```b``");
+        shows("x ``a```b`` c `d", "x ``a```b`` c `d`");
+        // (A shorter run ending the text may be the closer, typed in part.)
+        shows("x ``a`", "x ``a``");
+        shows("x ``a`b", "x ``a`b``");
         shows("~~gone", "~~gone~~");
         shows("**a _b", "**a _b_**");
         shows("done **", "done");

@@ -1097,14 +1097,27 @@ fn applied_views(message: &str, size: usize) -> (Vec<String>, usize) {
     (views, rewinds)
 }
 
+/// `message` streamed in 1-, 4- and 16-byte chunks, each run's last
+/// applied HTML checked against its render: the chunk size, the applied
+/// HTML after each patch, and how many patches rewound.
+fn views_by_chunk_size(message: &str) -> impl Iterator<Item = (usize, Vec<String>, usize)> + '_ {
+    let whole = render(message, &Options::default()).html;
+    [1, 4, 16].into_iter().map(move |size| {
+        let (views, rewinds) = applied_views(message, size);
+        assert_eq!(
+            views.last(),
+            Some(&whole),
+            "{size}-byte chunks: {message:?}"
+        );
+        (size, views, rewinds)
+    })
+}
+
 #[test]
 fn footnotes_show_as_footnotes_before_their_definitions_come() {
     let message = "Caching helps[^fresh].\n\nStale data hurts[^stale].\n\nMore text.\n\n\
                    [^fresh]: Freshness.\n\n[^stale]: Staleness.\n";
-    let whole = render(message, &Options::default()).html;
-    for size in [1, 4, 16] {
-        let (views, rewinds) = applied_views(message, size);
-        assert_eq!(views.last(), Some(&whole), "{size}-byte chunks");
+    for (size, views, rewinds) in views_by_chunk_size(message) {
         // (Read provisionally, and every label turned out defined: the
         // end takes them as they were.)
         assert_eq!(
@@ -1150,10 +1163,7 @@ fn footnotes_are_rendered_again_at_the_end_when_their_reading_may_not_hold() {
             "a reference awaiting its definition in the last text",
         ),
     ] {
-        let whole = render(message, &Options::default()).html;
-        for size in [1, 4, 16] {
-            let (views, rewinds) = applied_views(message, size);
-            assert_eq!(views.last(), Some(&whole), "{why}, {size}-byte chunks");
+        for (size, _, rewinds) in views_by_chunk_size(message) {
             assert_eq!(rewinds, 1, "{why}, {size}-byte chunks");
         }
     }
@@ -1180,9 +1190,7 @@ fn a_footnote_never_defined_is_text_again_at_the_end() {
     let message = "Claimed[^gone] here.\n\nThen[^kept] more.\n\n[^kept]: Kept.\n";
     let whole = render(message, &Options::default()).html;
     assert!(whole.contains("[^gone]"), "{whole}");
-    for size in [1, 4, 16] {
-        let (views, rewinds) = applied_views(message, size);
-        assert_eq!(views.last(), Some(&whole), "{size}-byte chunks");
+    for (size, _, rewinds) in views_by_chunk_size(message) {
         assert_eq!(rewinds, 1, "{size}-byte chunks: one rewind, at the end");
     }
 }
@@ -1191,10 +1199,7 @@ fn a_footnote_never_defined_is_text_again_at_the_end() {
 fn a_full_reference_shows_its_text_until_its_definition_comes() {
     let message = "See the [Q2 deck][deck] now.\n\nMore text.\n\nEven more.\n\n\
                    [deck]: https://example.org/deck\n\nLast.\n";
-    let whole = render(message, &Options::default()).html;
-    for size in [1, 4, 16] {
-        let (views, rewinds) = applied_views(message, size);
-        assert_eq!(views.last(), Some(&whole), "{size}-byte chunks");
+    for (size, views, rewinds) in views_by_chunk_size(message) {
         assert_eq!(
             rewinds, 1,
             "{size}-byte chunks: one rewind, at the definition"
@@ -1225,10 +1230,7 @@ fn a_badge_whose_definitions_come_at_the_end_shows_no_syntax() {
                    For #![no_std] crates.\n\nMore.\n\nEven more.\n\n[crate-image]: https://img.example/c.svg\n\
                    [crate-link]: https://crates.example/tool\n[Docs]: https://img.example/d.svg\n\
                    [docs-link]: https://docs.example/tool\n[CI]: https://img.example/ci.svg\n";
-    let whole = render(message, &Options::default()).html;
-    for size in [1, 4, 16] {
-        let (views, _) = applied_views(message, size);
-        assert_eq!(views.last(), Some(&whole), "{size}-byte chunks");
+    for (size, views, _) in views_by_chunk_size(message) {
         let early = views
             .iter()
             .find(|view| view.contains("<p>More.</p>"))

@@ -744,6 +744,9 @@ fn definition_markdown() -> impl Strategy<Value = String> {
     // (Lines, each possibly in a quote or an item.)
     let unit = prop_oneof![
         Just(vec!["[a] and [b]"]),
+        // (A full reference read as its link makes the bracketed words
+        // after it links awaited too, where the `[` starts a word.)
+        Just(vec!["See [x][b], #[a] or [`b`][] and *[B]*"]),
         Just(vec![""]),
         Just(vec!["text"]),
         Just(vec!["[a]: /u"]),

@@ -1347,6 +1347,30 @@ fn a_definition_committed_after_a_rewind_is_still_late_at_the_end() {
     }
 }
 
+/// A line of whitespace after a paragraph (tabs, form feeds, vertical
+/// tabs) is a blank line to the parser, and to the one-line renderer that
+/// commits a paragraph without it (debug builds compare the two).
+#[test]
+fn a_line_of_whitespace_after_a_paragraph_is_blank() {
+    for md in ["T\n\n\t", "T\r\r\x0c", "T\n\n \x0b\n", "T\n\n\x0c\nb"] {
+        assert_streams_byte_by_byte(md);
+    }
+}
+
+/// Raw HTML inside a raw element that opens an element whose content is
+/// raw text (`<xmp`, `<textarea`) takes in the raw HTML after it as text:
+/// the batch waits for what follows, as the whole message renders it.
+#[test]
+fn a_raw_text_element_inside_a_raw_element_takes_in_the_raw_html_after_it() {
+    for md in [
+        "<details>\n\n<p><xmp </p>\n\n<!--",
+        "<details>\n\n<p><xmp </p>\n\n<b>x</b>\n\nmore\n",
+        "<details>\n\n<p><TEXTAREA </p>\n\n<!--",
+    ] {
+        assert_streams_byte_by_byte(md);
+    }
+}
+
 /// Once a message writes its links by reference (it has defined one, or
 /// read a full reference as the link it will be), its bracketed words read
 /// as links awaiting their definitions too, as READMEs write them

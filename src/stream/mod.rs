@@ -1393,12 +1393,13 @@ impl Stream {
             return None;
         }
         // (Markdown alone is written as it is inside. Raw HTML is checked,
-        // and so is what it does to a paragraph after it: a comment left
-        // open would take it in.)
+        // and so is what it does to a paragraph and raw HTML after it: a
+        // comment left open would take both in, an element whose content
+        // is raw text (`<xmp`, `<textarea>`) the raw HTML.)
         if has_byte(batch, b'<') {
-            let probe =
-                context.render_open_after(&element.opener, &[batch, "x\n"].concat(), None, None);
-            if !element.holds(&probe.html, &[alone.html.as_str(), "<p>x</p>\n"].concat()) {
+            let probe = [batch, PROBE_AFTER_BATCH].concat();
+            let probe = context.render_open_after(&element.opener, &probe, None, None);
+            if !element.holds(&probe.html, &[&alone.html, PROBE_AFTER_BATCH_HTML].concat()) {
                 return None;
             }
         }
@@ -1603,6 +1604,11 @@ impl Stream {
         }
     }
 }
+
+/// Blocks to render after a batch of raw HTML inside a raw element, to
+/// see that it leaves them as they are, and their HTML.
+const PROBE_AFTER_BATCH: &str = "x\n\n<div>y</div>\n";
+const PROBE_AFTER_BATCH_HTML: &str = "<p>x</p>\n<div>y</div>\n";
 
 /// What rendering the open text needs from the stream.
 struct RenderContext<'s> {
@@ -2022,7 +2028,11 @@ fn paragraph_line_before(open: &str, cut: usize) -> Option<(&str, Reached)> {
     if !paragraph || blank_lines < 2 || !only_blank || rest.contains('[') {
         return None;
     }
-    let next_block = rest.bytes().any(|b| b != b' ' && b != b'\n');
+    // (A line of whitespace is blank to the parser: tabs, form feeds and
+    // vertical tabs too.)
+    let next_block = rest
+        .bytes()
+        .any(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c'));
     Some((
         &before[..=line.len()],
         if next_block {

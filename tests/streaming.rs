@@ -1347,11 +1347,12 @@ fn a_definition_committed_after_a_rewind_is_still_late_at_the_end() {
     }
 }
 
-/// A line of whitespace after a paragraph (tabs, form feeds, vertical
-/// tabs) is a blank line to the parser, and to the one-line renderer that
-/// commits a paragraph without it (debug builds compare the two).
+/// A line of whitespace after a paragraph and a blank line (tabs, form
+/// feeds, vertical tabs) starts no block for the parser, which drops it,
+/// nor for the one-line renderer that commits the paragraph without it
+/// (debug builds compare the two).
 #[test]
-fn a_line_of_whitespace_after_a_paragraph_is_blank() {
+fn a_line_of_whitespace_after_a_paragraph_starts_no_block() {
     for md in ["T\n\n\t", "T\r\r\x0c", "T\n\n \x0b\n", "T\n\n\x0c\nb"] {
         assert_streams_byte_by_byte(md);
     }

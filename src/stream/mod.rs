@@ -2028,8 +2028,9 @@ fn paragraph_line_before(open: &str, cut: usize) -> Option<(&str, Reached)> {
     if !paragraph || blank_lines < 2 || !only_blank || rest.contains('[') {
         return None;
     }
-    // (A line of whitespace is blank to the parser: tabs, form feeds and
-    // vertical tabs too.)
+    // (A line of whitespace, form feeds and vertical tabs too, starts no
+    // block: the parser drops the whitespace starting a line, and a
+    // paragraph left with nothing.)
     let next_block = rest
         .bytes()
         .any(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c'));

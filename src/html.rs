@@ -7,8 +7,6 @@
 //! alignment is written as `align="…"`, as GitHub and cmark-gfm do, not as
 //! an inline `style` (no `style` attribute ever leaves citemark).
 
-use std::ops::Range;
-
 use pulldown_cmark::{
     Alignment, BlockQuoteKind, CodeBlockKind, CowStr, Event, HeadingLevel, LinkType, Tag, TagEnd,
 };
@@ -55,16 +53,13 @@ pub(crate) struct WrittenPart {
 /// `attributes` are the sources' citation attributes written so far (see
 /// [`SourceAttributes`]), added to as sources are first cited; footnotes
 /// are numbered by `footnotes`, which records them.
-pub(crate) fn write_html<'a, 'f, I>(
-    citations: &mut Citations<'a, '_, I>,
+pub(crate) fn write_html<'a, 'f>(
+    citations: &mut Citations<'a, '_, '_>,
     options: &Options,
     capacity: usize,
     attributes: &mut SourceAttributes,
     footnotes: &mut FootnoteNumbering<'f>,
-) -> WrittenPart
-where
-    I: Iterator<Item = (Event<'a>, Range<usize>)>,
-{
+) -> WrittenPart {
     let mut writer = HtmlWriter::buffer_for(options);
     writer.source_attributes = std::mem::take(attributes);
     writer.footnotes = std::mem::take(footnotes);

@@ -43,12 +43,12 @@ pub fn render(markdown: &str, options: &Options) -> Rendered {
     let (markdown, bom) = without_byte_order_mark(markdown);
     let markdown = unix_line_endings(markdown);
     let markdown = markdown.as_ref();
-    let events = parse(markdown);
+    let mut events = parse(markdown);
     let definitions = marker_definitions(events.reference_definitions());
     // Ranges point into the input, byte-order mark included.
     let index = IndexBuilder::new().part(Offset { add: bom, sub: 0 });
-    let mut citations =
-        Citations::resume(markdown, events, options, index).with_marker_definitions(definitions);
+    let mut citations = Citations::resume(markdown, &mut events, options, index)
+        .with_marker_definitions(definitions);
     let html = write_html(
         &mut citations,
         options,

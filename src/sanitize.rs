@@ -26,6 +26,7 @@ use std::sync::OnceLock;
 use crate::options::Images;
 #[cfg(feature = "sanitize")]
 use crate::options::DEFAULT_LINK_REL;
+use crate::sort::sort_positions;
 
 /// Tags kept in raw HTML: GitHub's allowlist, in spirit.
 #[cfg(feature = "sanitize")]
@@ -373,7 +374,7 @@ impl Scope {
         // a removed element or an attribute) is kept, before the next of
         // citemark's HTML that came after it, or at the end: nothing is lost.
         let mut in_order: Vec<usize> = found.iter().map(|&(_, k, _)| k).collect();
-        in_order.sort_unstable();
+        sort_positions(&mut in_order, &|a, b| a.cmp(&b));
         let mut lost = (0..self.ours.len()).filter(|&k| !seen[k]).peekable();
         let mut rest = 0;
         for ((at, _, end), k) in found.into_iter().zip(in_order) {

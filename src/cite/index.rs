@@ -9,6 +9,7 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
+use crate::sort::sort_by;
 use crate::source::{Source, SourceTable};
 
 /// Which syntax a citation was written in; `data-citation-kind` in the HTML.
@@ -270,7 +271,7 @@ impl FootnoteLabels {
             .flat_map(|labels| &labels.defined)
             .map(String::as_str)
             .collect();
-        defined.sort_unstable();
+        sort_by(&mut defined, |a, b| a.cmp(b));
         all().all(|labels| {
             !labels.unplain
                 && (labels.referenced.iter())

@@ -1981,7 +1981,7 @@ impl RenderContext<'_> {
     fn write_part<'a, I>(
         &self,
         text: &'a str,
-        events: I,
+        mut events: I,
         mut index: IndexBuilder,
         marker_definitions: Vec<(String, usize)>,
         capacity: usize,
@@ -1991,7 +1991,7 @@ impl RenderContext<'_> {
         I: Iterator<Item = (Event<'a>, Range<usize>)>,
     {
         let mut footnotes = index.footnote_numbering(self.index);
-        let mut citations = Citations::resume(text, events, self.options, index)
+        let mut citations = Citations::resume(text, &mut events, self.options, index)
             .with_marker_definitions(marker_definitions)
             .with_source_order(self.source_order);
         // (Taken and put back: a render never runs inside another.)

@@ -29,6 +29,7 @@ use pulldown_cmark::{Event, Tag};
 
 use crate::cite::index::{FootnoteLabels, IndexBuilder};
 use crate::parse::AWAITED_DESTINATION;
+use crate::sort::sort_by;
 
 /// What a rendering takes as defined.
 #[derive(Debug, Clone, Copy)]
@@ -74,7 +75,7 @@ impl StandIns {
             }
         }
         // (Once each; their order does not matter.)
-        named.sort_unstable();
+        sort_by(&mut named, |a, b| a.cmp(b));
         named.dedup();
         let mut prefix = String::new();
         for label in &named {

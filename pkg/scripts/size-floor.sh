@@ -4,7 +4,10 @@
 #
 #   WASM_BINDGEN=PATH WASM_OPT_LEVEL="-Os --converge" pkg/scripts/size-floor.sh
 #
-# (the Makefile passes both: its $(WASM_BINDGEN) and $(WASM_OPT_LEVEL)).
+# (the Makefile passes both: its $(WASM_BINDGEN) and $(WASM_OPT_LEVEL); and, so
+# that the probes are built as the package is, its pinned nightly and panic
+# strategy in RUSTUP_TOOLCHAIN and RUSTFLAGS, and WASM_BUILD_STD, the
+# -Zbuild-std flag that goes with them).
 #
 # Writes three probe crates under target/size-floor/, each a wasm-bindgen
 # `render` and nothing else:
@@ -33,6 +36,7 @@ cd "$repo"
 : "${WASM_BINDGEN:?the wasm-bindgen CLI matching Cargo.lock (run make size-floor)}"
 : "${WASM_OPT_LEVEL?the wasm-opt level flags that the Makefile passes to build.mjs (run make size-floor)}"
 CARGO=${CARGO:-cargo}
+read -r -a build_std <<<"${WASM_BUILD_STD:-}"
 read -r -a opt_level <<<"$WASM_OPT_LEVEL"
 ((${#opt_level[@]})) || opt_level=(-O3) # build.mjs's default when given none
 wasm_opt=pkg/node_modules/.bin/wasm-opt
@@ -135,8 +139,8 @@ EOF
     printf 'size-floor: %s resolved packages that are not in Cargo.lock:\n%s\n' "$name" "$extra" >&2
     exit 1
   fi
-  echo "== $name: cargo build --locked --profile wasm --target wasm32-unknown-unknown" >&2
-  (cd "$dir" && "$CARGO" build --locked --profile wasm --target wasm32-unknown-unknown --quiet)
+  echo "== $name: cargo build --locked --profile wasm --target wasm32-unknown-unknown ${build_std[*]}" >&2
+  (cd "$dir" && "$CARGO" build --locked --profile wasm --target wasm32-unknown-unknown "${build_std[@]}" --quiet)
   local out=$root/out/$name
   rm -rf "$out"
   mkdir -p "$out"

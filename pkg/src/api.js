@@ -8,8 +8,9 @@
 // `JSON.parse` on the way out. Errors from the crate are one-line strings
 // naming the bad value's path; they are thrown here as `TypeError`s.
 //
-// Traps: the wasm is built with `panic = "abort"`, so a bug that panics traps
-// the instance, whose memory may then be inconsistent. The call that trapped
+// Traps: the wasm is built so that a panic aborts (`-Cpanic=immediate-abort`),
+// so a bug that panics traps the instance, whose memory may then be
+// inconsistent. The call that trapped
 // throws an `Error` naming citemark and the input's size; the instance is
 // retired, and the next call instantiates the compiled module again; streams
 // created on the retired instance throw on every later call (docs/reliability.md).
@@ -82,7 +83,7 @@ function splitOptions(options) {
 /**
  * Whether `error`, thrown out of a wasm call, means the instance trapped: a
  * `WebAssembly.RuntimeError` (`unreachable` is a panic or an allocation
- * failure under `panic = "abort"`) or a stack overflow inside it. Either may
+ * failure when panics abort) or a stack overflow inside it. Either may
  * leave its memory inconsistent, so the instance is not used again.
  */
 function isTrap(error) {

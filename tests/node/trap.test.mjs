@@ -1,6 +1,6 @@
 // Trap containment (docs/reliability.md): the package's JS layer (pkg/src/api.js)
 // over a test-only wasm built with the feature `test-trap`, which panics (and,
-// under `panic = "abort"`, traps) on input holding TEST_TRAP. `make test-node`
+// built as the package is, with panics that abort, traps) on input holding TEST_TRAP. `make test-node`
 // builds it into target/test-trap/ (`make test-trap-wasm`); the package's own
 // wasm must not hold the marker.
 import assert from "node:assert/strict";

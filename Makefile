@@ -213,7 +213,8 @@ bench-node-install: pkg
 # ---- fuzzing (docs/fuzzing.md) -------------------------------------------------
 CARGO_FUZZ_VERSION := 0.13.2
 CARGO_FUZZ := .tools/cargo-fuzz-$(CARGO_FUZZ_VERSION)/bin/cargo-fuzz
-FUZZ_TOOLCHAIN ?= nightly
+# The one pinned nightly, the wasm build's (WASM_TOOLCHAIN).
+FUZZ_TOOLCHAIN ?= $(WASM_TOOLCHAIN)
 FUZZ_TARGETS ?= render stream adapters options_json
 FUZZ_SECONDS ?= 300
 FUZZ_MAX_LEN ?= 8192

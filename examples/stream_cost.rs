@@ -17,7 +17,10 @@
 //! `names` the shapes' names. MODE `pieces` renders BYTES pieces of about
 //! 10 bytes each (`x **3**`, `x [1].`), as the tail renders the words since
 //! its settled point at a crossing: what one such rendering costs (with
-//! no sources, which a stream reads once, not per rendering).
+//! no sources, which a stream reads once, not per rendering). MODE
+//! `crossings` streams as `typed` does and sorts the crossings that come
+//! right after one that vouched for no typing (docs/streaming.md, "The next
+//! design") by what the text so far ends with.
 
 use std::hint::black_box;
 
@@ -38,7 +41,7 @@ use workload::{
 fn main() {
     let mut args = std::env::args().skip(1);
     let usage =
-        "usage: stream_cost one|push|changes|typed|frame|pieces|bytes|text|names BYTES CHUNK [list|note|shape:NAME|file:PATH]";
+        "usage: stream_cost one|push|changes|typed|crossings|frame|pieces|bytes|text|names BYTES CHUNK [list|note|shape:NAME|file:PATH]";
     let mode = args.next().expect(usage);
     let size: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
     let chunk: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
@@ -75,6 +78,27 @@ fn main() {
                 host.crossings
             );
         }
+        "crossings" => {
+            let mut host = typing_host::TypingHost::new(&options);
+            let (mut at, mut pushes) = (0, 0);
+            let mut after_none = std::collections::BTreeMap::<&str, usize>::new();
+            for piece in workload::chunks::str_chunks(&text, chunk) {
+                if host.typing() == citemark::Typing::Pushed {
+                    *after_none.entry(crossing_kind(&text[..at])).or_default() += 1;
+                }
+                host.push(piece, |_| {});
+                at += piece.len();
+                pushes += 1;
+            }
+            let after: usize = after_none.values().sum();
+            println!(
+                "{} of {pushes} pushes crossed; {after} right after a crossing that vouched for no typing:",
+                host.crossings
+            );
+            for (kind, count) in after_none {
+                println!("  {kind}: {count}");
+            }
+        }
         "pieces" => {
             // (No sources: a stream resolves against sources it read once.)
             let options = citemark::Options::default();
@@ -90,5 +114,24 @@ fn main() {
         "text" => print!("{text}"),
         "names" => println!("{}", shapes::SHAPES.join("\n")),
         _ => panic!("{usage}"),
+    }
+}
+
+/// What `before`, the text before a push, ends with: where the push is.
+fn crossing_kind(before: &str) -> &'static str {
+    let line = before.rsplit('\n').next().unwrap_or_default();
+    let bracket = line.rfind('[').is_some_and(|at| !line[at..].contains(']'));
+    if before.ends_with('\n') || matches!(line.trim(), "" | ">" | "-" | "*" | "1.") {
+        "a line's start"
+    } else if line.bytes().filter(|&b| b == b'`').count() % 2 == 1 {
+        "in a code span"
+    } else if line.ends_with(' ') {
+        "after a space"
+    } else if line.ends_with(['*', '_', '~']) {
+        "after a delimiter run"
+    } else if bracket {
+        "in brackets"
+    } else {
+        "elsewhere"
     }
 }

@@ -59,6 +59,13 @@ impl TypingHost {
     }
 
     /// Ends the message; the last patch goes to `apply`.
+    /// What the stream vouched for at the last crossing: `Typing::Pushed`
+    /// when the next push crosses whatever it holds.
+    #[allow(dead_code)] // (Only `stream_cost crossings` asks.)
+    pub fn typing(&self) -> Typing {
+        self.typing
+    }
+
     pub fn finish(&mut self, mut apply: impl FnMut(&Patch)) {
         self.flush(&mut apply);
         apply(&self.stream.finish());

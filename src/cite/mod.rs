@@ -49,7 +49,7 @@ pub(crate) enum Ev<'a> {
 /// Behind a `dyn` reference so that the adaptor, and the HTML writer it
 /// feeds, are compiled once: generic over the iterator, they were compiled
 /// once per caller's iterator type (a render's, and four of the stream's),
-/// each copy 6 KB of wasm or more for a virtual call per event saved.
+/// 6 KB of wasm or more a copy. A virtual call per event is the price.
 pub(crate) type Events<'e, 'a> = &'e mut dyn Iterator<Item = (Event<'a>, Range<usize>)>;
 
 /// The adaptor: pulldown-cmark events with ranges in, [`Ev`]s out.

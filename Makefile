@@ -118,7 +118,7 @@ WASM_BINDGEN_ROOT := .tools/wasm-bindgen-$(WASM_BINDGEN_VERSION)
 WASM_BINDGEN := $(WASM_BINDGEN_ROOT)/bin/wasm-bindgen
 # The package's wasm is built with a pinned nightly, for one unstable flag: panics as an
 # immediate trap (`-Cpanic=immediate-abort`, std rebuilt with it), so that no panic message
-# is formatted, or compiled in (docs/performance.md: -26 KB gzipped per entry). The JS layer
+# is formatted, or compiled in (docs/performance.md: 15-43 KB less gzipped wasm per entry). The JS layer
 # never read those messages: a trap is a trap either way (docs/reliability.md).
 WASM_TOOLCHAIN := nightly-2026-05-20
 WASM_ENV := RUSTUP_TOOLCHAIN=$(WASM_TOOLCHAIN) RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort"

@@ -141,8 +141,9 @@ fn to_json<T: serde::Serialize>(value: &T) -> Result<String, String> {
 const TEST_TRAP: &str = "citemark-test-trap:panic";
 
 /// Feature `test-trap` only: panics (a trap, since the package's wasm is
-/// built with panics that abort) when `input` holds [`TEST_TRAP`], standing in for a
-/// bug that the JS layer must contain. Without the feature, nothing.
+/// built with panics that abort) when `input` holds [`TEST_TRAP`], standing
+/// in for a bug that the JS layer must contain. Without the feature,
+/// nothing.
 #[cfg_attr(not(feature = "test-trap"), allow(unused_variables))]
 fn test_trap(input: &str) {
     #[cfg(feature = "test-trap")]

@@ -58,7 +58,6 @@ impl TypingHost {
         handed
     }
 
-    /// Ends the message; the last patch goes to `apply`.
     /// What the stream vouched for at the last crossing: `Typing::Pushed`
     /// when the next push crosses whatever it holds.
     #[allow(dead_code)] // (Only `stream_cost crossings` asks.)
@@ -66,6 +65,7 @@ impl TypingHost {
         self.typing
     }
 
+    /// Ends the message; the last patch goes to `apply`.
     pub fn finish(&mut self, mut apply: impl FnMut(&Patch)) {
         self.flush(&mut apply);
         apply(&self.stream.finish());

@@ -10,10 +10,10 @@
 //
 // Traps: the wasm is built so that a panic aborts (`-Cpanic=immediate-abort`),
 // so a bug that panics traps the instance, whose memory may then be
-// inconsistent. The call that trapped
-// throws an `Error` naming citemark and the input's size; the instance is
-// retired, and the next call instantiates the compiled module again; streams
-// created on the retired instance throw on every later call (docs/reliability.md).
+// inconsistent. The call that trapped throws an `Error` naming citemark and
+// the input's size; the instance is retired, and the next call instantiates
+// the compiled module again; streams created on the retired instance throw on
+// every later call (docs/reliability.md).
 //
 // Lifecycle: a stream's methods throw a plain `Error` after `free()` (which
 // itself may be called again), and `push`/`pushDeferred`/`finish` after `finish()`.

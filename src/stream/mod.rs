@@ -1606,8 +1606,9 @@ impl Stream {
 }
 
 /// Blocks to render after a batch of raw HTML inside a raw element, to
-/// see that it leaves them as they are, and their HTML.
+/// see that it leaves them as they are.
 const PROBE_AFTER_BATCH: &str = "x\n\n<div>y</div>\n";
+/// [`PROBE_AFTER_BATCH`]'s HTML, rendered alone.
 const PROBE_AFTER_BATCH_HTML: &str = "<p>x</p>\n<div>y</div>\n";
 
 /// What rendering the open text needs from the stream.

@@ -981,6 +981,15 @@ fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
         }
         span_bytes
     };
+    // How many openers of `*`, `_` and `~` the stack holds: a closer with
+    // none of its own looks no further (a line of `*a_ ` would look
+    // through every `*` at each `_`, its square in all).
+    let mut openers = [0usize; 3];
+    let slot = |b: u8| match b {
+        b'*' => 0,
+        b'_' => 1,
+        _ => 2,
+    };
     let mut i = 0;
     // Where the destination and title of the last link seen end.
     let mut no_emphasis_before = 0;
@@ -997,6 +1006,7 @@ fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
             let line_start = block[..i].find_last(b'\n').map_or(0, |at| at + 1);
             if block_boundary(&block[line_start..i], &block[i + 1..]) {
                 open.clear();
+                openers = [0; 3];
             }
             i += 1;
             continue;
@@ -1078,7 +1088,7 @@ fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
             // unless both are one), and `~` only with its own length.
             // Openers between the two are left as text.
             let mut count = n;
-            while can_close && count > 0 {
+            while can_close && count > 0 && openers[slot(c)] > 0 {
                 let Some(at) = open.iter().rposition(|d| {
                     d.byte == c
                         && (c != b'~' || d.run == n)
@@ -1089,15 +1099,22 @@ fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
                 let used = count.min(open[at].len);
                 open[at].len -= used;
                 count -= used;
-                open.truncate(at + usize::from(open[at].len > 0));
+                let kept = at + usize::from(open[at].len > 0);
+                for gone in &open[kept..] {
+                    openers[slot(gone.byte)] = openers[slot(gone.byte)].saturating_sub(1);
+                }
+                open.truncate(kept);
             }
+            // (Only whitespace before it on its line, read back from it:
+            // not the whole line at every run.)
             let bullet = c != b'~'
                 && n == 1
                 && after == Some(' ')
                 && block[..i]
-                    .rsplit('\n')
-                    .next()
-                    .is_some_and(|line| line.trim().is_empty());
+                    .chars()
+                    .rev()
+                    .find(|&b| b == '\n' || !b.is_whitespace())
+                    .is_none_or(|b| b == '\n');
             // (What a closer leaves, its last characters, may open.)
             if count > 0
                 && (can_open || after.is_none())
@@ -1111,6 +1128,7 @@ fn close_open_spans(block: &mut String, open: &mut Vec<Delimiter>) -> bool {
                     run: n,
                     both,
                 });
+                openers[slot(c)] += 1;
             }
             i += n;
             continue;

@@ -23,6 +23,7 @@
 //! whole message byte for byte, however it was cut into chunks.
 
 mod boundary;
+mod budget;
 mod change;
 mod container;
 mod frontier;
@@ -308,6 +309,8 @@ pub struct Stream {
     no_cut_before: usize,
     /// What the tail keeps between pushes.
     tail: tail::Tail,
+    /// What the tail may spend rendering (`budget.rs`).
+    budget: budget::TailBudget,
     /// What was committed since the mark, while a later definition may
     /// still change it.
     since_mark: SinceMark,
@@ -425,6 +428,7 @@ impl Stream {
             refused_cut: None,
             no_cut_before: 0,
             tail: tail::Tail::default(),
+            budget: budget::TailBudget::default(),
             since_mark: SinceMark::default(),
             deferred: false,
             reopened_to: 0,
@@ -453,6 +457,7 @@ impl Stream {
         self.source_order = SourceOrder::new(self.options.sources.as_deref());
         self.source_attributes = RefCell::default();
         self.tail.reset();
+        self.budget.end_tail();
         self.typing = Typing::Pushed;
     }
 
@@ -490,6 +495,7 @@ impl Stream {
             self.line_start = self.open.len() + newline + 1;
         }
         self.open.push_str(chunk);
+        self.budget.earn(chunk.len());
         let mut patch = Patch::default();
         // (A line break commits what the lines before it decided.)
         let commits = match newline {
@@ -561,6 +567,7 @@ impl Stream {
     fn handing(&mut self, patch: Patch) -> Patch {
         if patch.ends_tail() {
             self.shown_tail.clear();
+            self.budget.end_tail();
         }
         patch
     }
@@ -577,12 +584,26 @@ impl Stream {
         tail
     }
 
-    /// [`Stream::tail`], rendered through the caches: a code block's into
-    /// `out` itself, the others' into the caches' buffer.
+    /// [`Stream::tail`] into `out`: rendered, or the last one again while
+    /// the tail's budget waits for the text to pay for it (`budget.rs`).
     fn write_tail(&mut self, out: &mut String) {
+        if let Some(kept) = self.budget.waiting() {
+            out.clear();
+            out.push_str(kept);
+            return;
+        }
+        let rendered = Cell::new(0);
+        self.render_tail(out, &rendered);
+        self.budget.spend(rendered.get(), out);
+    }
+
+    /// [`Stream::tail`], rendered through the caches: a code block's into
+    /// `out` itself, the others' into the caches' buffer; the bytes of text
+    /// rendered added to `rendered`.
+    fn render_tail(&mut self, out: &mut String, rendered: &Cell<usize>) {
         let Some(frontier) = &self.frontier else {
             self.tail.give_back(std::mem::take(out));
-            *out = self.cached_tail(None);
+            *out = self.cached_tail(None, rendered);
             return;
         };
         // Inside a table, list or quote, the open text is rendered as the
@@ -599,13 +620,13 @@ impl Stream {
             return;
         };
         self.tail.give_back(std::mem::take(out));
-        *out = self.framed_tail(opener.to_owned());
+        *out = self.framed_tail(opener.to_owned(), rendered);
     }
 
     /// The tail inside a table, list or quote: rendered after `opener`
     /// through the caches, the element's own tags cut off.
-    fn framed_tail(&mut self, opener: String) -> String {
-        let mut whole = self.cached_tail(Some(&opener));
+    fn framed_tail(&mut self, opener: String, rendered: &Cell<usize>) -> String {
+        let mut whole = self.cached_tail(Some(&opener), rendered);
         // (Cut out in its own buffer: a push allocates no tail.)
         let inside = self.frontier.as_ref();
         match inside.and_then(|f| f.tail_range(&whole, &self.open, self.committed)) {
@@ -618,6 +639,7 @@ impl Stream {
                 // (What the caches rendered is not what shows: it vouches
                 // for no typing.)
                 self.tail.forget_typing();
+                rendered.set(rendered.get() + self.open.len());
                 self.frontier
                     .as_ref()
                     .map_or_else(String::new, |f| f.tail(&self.context(), &self.open))
@@ -626,8 +648,9 @@ impl Stream {
     }
 
     /// The tail of the open text, after `opener` when one is given,
-    /// rendered through the tail's caches (`tail.rs`).
-    fn cached_tail(&mut self, opener: Option<&str>) -> String {
+    /// rendered through the tail's caches (`tail.rs`); the bytes of text
+    /// rendered added to `rendered`.
+    fn cached_tail(&mut self, opener: Option<&str>, rendered: &Cell<usize>) -> String {
         // (Field by field: the tail renders while it is being updated.)
         let context = RenderContext {
             options: &self.options,
@@ -647,6 +670,7 @@ impl Stream {
             None => (Cow::Borrowed(self.open.as_str()), self.line_start),
         };
         self.tail.render(&text, line_start, &|text, after| {
+            rendered.set(rendered.get() + text.len());
             if let Some(html) = known_rendering(text) {
                 let index = after.unwrap_or(context.index);
                 return (html.to_owned(), index.part(context.offset()));
@@ -786,7 +810,13 @@ impl Stream {
 
     /// [`Stream::typing`] for the tail just handed over.
     fn typing_after_tail(&self) -> Typing {
-        if self.deferred || !self.split_char.is_empty() || self.held_cr {
+        // (A tail shown again while the budget waits is not where typing
+        // would go.)
+        if self.deferred
+            || !self.split_char.is_empty()
+            || self.held_cr
+            || self.budget.waiting().is_some()
+        {
             return Typing::Pushed;
         }
         let code = self

@@ -2,8 +2,9 @@
 //! code block, one table, one long list, a long block quote, a `<details>`
 //! section, footnotes and reference links defined at the very end, prose
 //! with brackets that are not citation markers, prose written without
-//! spaces (Chinese, whose words end at `。`, `，` and the like), and many
-//! short paragraphs (the baseline). `benches/shapes.rs` streams each to see
+//! spaces (Chinese, whose words end at `。`, `，` and the like), numbered
+//! steps each holding a code block, and many short paragraphs (the
+//! baseline). `benches/shapes.rs` streams each to see
 //! whether the cost stays linear.
 //!
 //! Every generator is deterministic (a fixed xorshift seeded by the shape's
@@ -26,6 +27,7 @@ pub const SHAPES: &[&str] = &[
     "late-reference",
     "bracketed-prose",
     "cjk-prose",
+    "steps-with-code",
 ];
 
 /// The markdown of shape `name`, at least `size` bytes and ending at a line
@@ -46,6 +48,7 @@ pub fn shape(name: &str, size: usize) -> Option<String> {
         "late-reference" => late_reference(&mut g, size),
         "bracketed-prose" => bracketed_prose(&mut g, size),
         "cjk-prose" => cjk_prose(&mut g, size),
+        "steps-with-code" => steps_with_code(&mut g, size),
         _ => return None,
     };
     Some(text)
@@ -425,6 +428,25 @@ fn tight_list(g: &mut Gen, size: usize) -> String {
         text.push_str("- ");
         g.sentence(&mut text);
         text.push('\n');
+    }
+    text
+}
+
+/// Numbered steps as answers write them: a sentence, then a code block
+/// inside the item (each item `1.`, numbered by the list).
+fn steps_with_code(g: &mut Gen, size: usize) -> String {
+    let mut text = String::new();
+    while text.len() < size {
+        text.push_str("1. ");
+        g.sentence(&mut text);
+        text.push_str("\n\n   ```rust\n");
+        let mut depth = 0;
+        for _ in 0..5 + g.below(20) {
+            text.push_str("   ");
+            g.code_line(&mut text, depth);
+            depth = (depth + g.below(3)).saturating_sub(1).min(3);
+        }
+        text.push_str("   ```\n\n");
     }
     text
 }

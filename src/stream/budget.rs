@@ -90,6 +90,12 @@ impl TailBudget {
         }
     }
 
+    /// Bytes rendered in all.
+    #[cfg(test)]
+    pub(super) fn spent(&self) -> usize {
+        self.spent
+    }
+
     /// A patch ended the tail: the last one no longer shows what the open
     /// text is.
     pub(super) fn end_tail(&mut self) {

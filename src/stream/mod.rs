@@ -2971,6 +2971,35 @@ mod tests {
         }
     }
 
+    /// Numbered steps, each with a code block inside its item: the block's
+    /// lines go onto the tail kept, as at the margin, so a push renders
+    /// about what it adds (the item whole, before: 160 bytes rendered for
+    /// each byte pushed, 4 bytes at a time).
+    #[test]
+    fn cached_tail_adds_code_lines_in_a_list_item() {
+        let mut message = String::from("Steps:\n\n");
+        for step in 1..4 {
+            message.push_str(&format!("{step}. Run it:\n\n   ```sh\n"));
+            for line in 0..12 {
+                message.push_str(&format!("   cargo run -- --step {step} <{line}> &&\n"));
+            }
+            message.push_str("     indented more\n   ```\n\n");
+        }
+        for chunk in [1, 4, 7, 64] {
+            assert_cached_tail_is_whole(&message, chunk, &Options::default());
+        }
+        let mut stream = Stream::new(Options::default());
+        for piece in message.as_bytes().chunks(4) {
+            stream.push_bytes(piece);
+        }
+        let spent = stream.budget.spent();
+        assert!(
+            spent < 4 * message.len(),
+            "{spent} bytes rendered for {}",
+            message.len()
+        );
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(super::common::cases(300)))]
         #[test]

@@ -34,9 +34,10 @@ pub(super) struct Preview<'a> {
     /// The last line is a table row held back: the preview stays the same
     /// while it is typed.
     pub(super) holds_row: Option<RowHold>,
-    /// Inside a code fence opened at the margin, on a later line than the
-    /// fence: the text so far is shown as it is. The fence's character.
-    pub(super) in_margin_fence: Option<u8>,
+    /// Inside a code fence, on a later line than the fence: the text so
+    /// far is shown as it is. The fence (its indentation includes a list
+    /// item's, when it is in one).
+    pub(super) in_fence: Option<Fence>,
 }
 
 /// How long a table row being typed stays held back.
@@ -51,10 +52,10 @@ pub(super) enum RowHold {
 
 /// The open text as the tail should show it.
 pub(super) fn preview(open: &str) -> Preview<'_> {
-    let shown = |text, holds_row, in_margin_fence| Preview {
+    let shown = |text, holds_row, in_fence| Preview {
         text,
         holds_row,
-        in_margin_fence,
+        in_fence,
     };
     let line_start = open.find_last(b'\n').map_or(0, |i| i + 1);
     let last_line = &open[line_start..];
@@ -67,10 +68,7 @@ pub(super) fn preview(open: &str) -> Preview<'_> {
         }
     }
     if next_fence(before_last_line, last_line).is_some() {
-        let in_margin_fence = before_last_line
-            .filter(|fence| fence.indent == 0)
-            .map(|fence| fence.char);
-        return shown(Cow::Borrowed(open), None, in_margin_fence);
+        return shown(Cow::Borrowed(open), None, before_last_line);
     }
     // (One line is its own block.)
     let block_start = match line_start {

@@ -19,8 +19,9 @@
 //!   rendering the text before with a stand-in letter. While the preview
 //!   shows the same text (a tag or a URL being typed, held back), the last
 //!   rendering is reused.
-//! - [`State::Code`]: inside a code fence at the margin, lines that cannot
-//!   close the fence are escaped onto the block.
+//! - [`State::Code`]: inside a code fence (at the margin, or in a list
+//!   item), lines that cannot close the fence are escaped onto the block,
+//!   less the fence's indentation.
 //! - [`State::HeldRow`]: a table row shows only once it is whole, so the
 //!   tail stays the same until its line ends.
 //! - [`State::Table`]: in a table shown as typed, a row that has ended is
@@ -431,6 +432,12 @@ enum State {
         at: usize,
         head: String,
         fence_char: u8,
+        /// The spaces each line of the block loses: the fence's, a list
+        /// item's content's included.
+        indent: usize,
+        /// The end tags after the block's content: the block's, then an
+        /// item's and its list's.
+        closers: String,
     },
     Table(Box<TableRows>),
 }
@@ -706,7 +713,7 @@ const STAND_IN: &str = "x ";
 /// The stand-in content rendered after a line's block markers (`1. `,
 /// `### `), so that its blocks are there to split off.
 const CONTENT_STAND_IN: &str = "x";
-/// The tags that close a code block at the margin.
+/// The tags that close a code block.
 const CODE_CLOSERS: &str = "</code></pre>\n";
 /// The end of a rendered piece (a paragraph).
 const PARAGRAPH_END: &str = "</p>\n";
@@ -882,46 +889,49 @@ impl Tail {
                 hold,
                 html: html.to_owned(),
             });
-        } else if let Some(fence_char) = shown
-            .in_margin_fence
+        } else if let Some(fence) = shown
+            .in_fence
             .filter(|_| shown.text == open && !has_html_line(open))
         {
             // The block must be the fence the preview sees open (an HTML
             // block can hide a fence from it, and then its HTML may hold
             // the same lines by chance): the HTML's code block holds
-            // exactly the lines since the fence's.
-            let fence = char::from(fence_char).to_string().repeat(3);
+            // exactly the lines since the fence's, less its indentation.
+            let marker = char::from(fence.char).to_string().repeat(3);
             let content_start = open[..line_start]
                 .split_inclusive('\n')
                 .scan(0, |at, line| {
                     *at += line.len();
                     Some((*at, line))
                 })
-                .filter(|(_, line)| line.trim_start_matches(' ').starts_with(&fence))
+                .filter(|(_, line)| line.trim_start_matches(' ').starts_with(&marker))
                 .last()
                 .map(|(end, _)| end);
-            let mut content = String::new();
-            let _ = escape_html_body_text(&mut content, &open[content_start.unwrap_or(0)..]);
-            let head = html
-                .strip_suffix(CODE_CLOSERS)
-                .filter(|_| content_start.is_some())
-                .and_then(|code| {
-                    let code_start = code
-                        .rfind("<code")
-                        .and_then(|i| code[i..].find('>').map(|j| i + j + 1))?;
-                    (code[code_start..] == content).then_some(code)
-                })
-                .and_then(|code| {
-                    let mut partial = String::new();
-                    let _ = escape_html_body_text(&mut partial, &open[line_start..]);
-                    code.strip_suffix(partial.as_str())
-                });
-            if let Some(head) = head {
-                self.state = Some(State::Code {
+            let content = content_start.and_then(|start| {
+                let (lines, last) = open[start..].split_at(line_start - start);
+                Some(code_lines(lines, fence.indent)? + &code_partial(last, fence.indent)?)
+            });
+            let state = html.rfind(CODE_CLOSERS).and_then(|end| {
+                let (code, closers) = html.split_at(end);
+                let code_start = code
+                    .rfind("<code")
+                    .and_then(|i| code[i..].find('>').map(|j| i + j + 1))?;
+                let content = content.as_deref()?;
+                let partial = code_partial(&open[line_start..], fence.indent)?;
+                let head = (code[code_start..] == *content)
+                    .then(|| code.strip_suffix(partial.as_str()))
+                    .flatten()?;
+                // (At the margin, nothing but the block's own end tags.)
+                (fence.indent > 0 || closers == CODE_CLOSERS).then(|| State::Code {
                     at: line_start,
                     head: head.to_owned(),
-                    fence_char,
-                });
+                    fence_char: fence.char,
+                    indent: fence.indent,
+                    closers: closers.to_owned(),
+                })
+            });
+            if let Some(state) = state {
+                self.state = Some(state);
             }
         }
     }
@@ -972,6 +982,8 @@ impl Tail {
             at,
             head,
             fence_char,
+            indent,
+            closers,
         }) = &mut self.state
         else {
             return None;
@@ -983,19 +995,12 @@ impl Tail {
         if may_close || has_any_byte(&open[*at..], b"\r\0") {
             return None;
         }
-        // Whole lines join the block. (A last line of only spaces may yet
-        // be a closing fence's indentation: up to three show as nothing.)
+        // Whole lines join the block.
         let complete = open.find_last(b'\n').map_or(*at, |i| (i + 1).max(*at));
-        let mut partial = &open[complete..];
-        if partial.len() <= 3 && partial.bytes().all(|b| b == b' ') {
-            partial = "";
-        }
-        let _ = escape_html_body_text(&mut *head, &open[*at..complete]);
+        let partial = code_partial(&open[complete..], *indent)?;
+        head.push_str(&code_lines(&open[*at..complete], *indent)?);
         *at = complete;
-        let mut html = tail_in(&mut self.spare, &[head]);
-        let _ = escape_html_body_text(&mut html, partial);
-        html.push_str(CODE_CLOSERS);
-        Some(html)
+        Some(tail_in(&mut self.spare, &[head, &partial, closers]))
     }
 
     /// The tail as shown (`shown` being the preview of `open`) when its last
@@ -1363,6 +1368,45 @@ impl Tail {
     }
 }
 
+/// Whole lines of a code block (each ending in a line break), as its HTML
+/// holds them: each less `indent` spaces, escaped. In a list item
+/// (`indent` above zero), `None` for a line without them or of spaces
+/// only, which may end the item, and the block with it.
+fn code_lines(lines: &str, indent: usize) -> Option<String> {
+    let mut html = String::with_capacity(lines.len() + 8);
+    for line in lines.split_inclusive('\n') {
+        let text = match indent {
+            0 => line,
+            _ => line
+                .strip_prefix(&SPACES[..indent.min(SPACES.len())])
+                .filter(|text| !text.trim_start_matches(' ').trim_end().is_empty())?,
+        };
+        let _ = escape_html_body_text(&mut html, text);
+    }
+    Some(html)
+}
+
+/// The line of a code block being typed, as it shows: nothing while it is
+/// spaces that may yet be a closing fence's indentation (three past
+/// `indent`), else less `indent` spaces, escaped; `None` when, in a list
+/// item, it has fewer (it may end the item).
+fn code_partial(line: &str, indent: usize) -> Option<String> {
+    let spaces = line.bytes().take_while(|&b| b == b' ').count();
+    if spaces == line.len() && spaces <= indent + 3 {
+        return Some(String::new());
+    }
+    let text = match indent {
+        0 => line,
+        _ => line.get(indent..).filter(|_| spaces >= indent)?,
+    };
+    let mut html = String::new();
+    let _ = escape_html_body_text(&mut html, text);
+    Some(html)
+}
+
+/// Spaces to strip from a code block's lines.
+const SPACES: &str = "   ";
+
 /// Whether text typed after `c` goes on a word, as [`Typed::Words`] asks of
 /// the text before the typing point: a letter or digit, of any script, or
 /// a character beyond ASCII that typing shows as itself (`。` `，` `»` `🙂`),
@@ -1520,7 +1564,7 @@ fn table_rows(
     html: &str,
     index: IndexBuilder,
 ) -> Option<TableRows> {
-    if line_start != open.len() || shown.text != open || shown.in_margin_fence.is_some() {
+    if line_start != open.len() || shown.text != open || shown.in_fence.is_some() {
         return None;
     }
     let mut lines = open[last_block_start(open)..].split('\n');

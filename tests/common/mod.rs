@@ -174,6 +174,8 @@ pub fn code_markdown() -> impl Strategy<Value = String> {
         Just("````".to_owned()),
         Just("~~~".to_owned()),
         Just("  ```".to_owned()),
+        Just("   ```".to_owned()),
+        Just("1. ".to_owned()),
         Just("    ".to_owned()),
         Just("\t".to_owned()),
         Just(" ".to_owned()),

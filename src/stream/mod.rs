@@ -577,7 +577,11 @@ impl Stream {
     /// URL) shown as what it will become or held back.
     ///
     /// Its cost is bounded by what changed since the last call, mostly:
-    /// plain words are added to the HTML kept from the last call.
+    /// plain words are added to the HTML kept from the last call. Over a
+    /// message, tails render at most 64 KiB plus 32 bytes per byte pushed
+    /// (and one rendering more): past that, the tail is the last one again
+    /// until the text pushed since pays for the next (docs/streaming.md,
+    /// "The tail's budget"). Real answers stay far below it.
     pub fn tail(&mut self) -> String {
         let mut tail = String::new();
         self.tail_into(&mut tail);

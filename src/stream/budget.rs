@@ -26,8 +26,9 @@
 //! last tail, of no cost: the next renders unless the tail is in debt.
 
 /// Bytes of rendering the tail earns for each byte pushed: thirty times
-/// what the shapes of `benches/shapes.rs` spend, and enough that of 243
-/// crate READMEs pushed in 4-byte chunks, one waits.
+/// what the shapes of `benches/shapes.rs` spend, and enough that none of
+/// 243 crate READMEs pushed in 4-byte chunks waits (9 do, a byte at a
+/// time).
 pub(super) const CREDIT_PER_BYTE: usize = 32;
 
 /// Bytes of rendering the tail may spend before it has earned any: a long

@@ -222,7 +222,9 @@ impl WasmStream {
     /// tags are ASCII) above them; for [`Typing::Verbatim`], at a settled
     /// or blank line, its point being 0 deep before nothing, the line
     /// there instead (0 [`CodeLine::Settled`], 1 [`CodeLine::Blank`]) and
-    /// the fence's character code above (0: none). (A point past what that
+    /// the fence's character code above (0: none); for
+    /// [`Typing::CodeIn`], kind 1 and line 3, then its point's depth in
+    /// the next 6 bits and its `before` above them. (A point past what that
     /// holds, which no tail reaches, is 0: pushed.)
     pub fn typing(&self) -> u32 {
         let typing = self.inner.typing();
@@ -233,6 +235,16 @@ impl WasmStream {
             } => {
                 let blank = u32::from(line == CodeLine::Blank);
                 return 1 | blank << 2 | fence.map_or(0, u32::from) << 8;
+            }
+            Typing::CodeIn { depth, before } => {
+                let depth = u32::try_from(depth).ok().filter(|&depth| depth < 1 << 6);
+                let before = u32::try_from(before)
+                    .ok()
+                    .filter(|&before| before < 1 << 18);
+                return match (depth, before) {
+                    (Some(depth), Some(before)) => 1 | 3 << 2 | depth << 8 | before << 14,
+                    _ => 0,
+                };
             }
             Typing::Words { .. } => 2,
             Typing::HeldRow => 3,

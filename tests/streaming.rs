@@ -517,6 +517,28 @@ fn indented_code_lines_go_as_typing_past_their_indentation() {
     assert!(pushed <= 215, "{pushed} of {} chunks pushed", cuts.len());
 }
 
+#[test]
+fn code_lines_in_a_list_item_go_as_typing() {
+    let md = "Steps:\n\n1. Build:\n\n   ```sh\n   cargo build <x> && y\n     \t z\n  \n\n   ``x\n   ```\n\
+              \n2. Run:\n   ~~~\n   a\n   ~~~\nAfter.\n";
+    for size in 1..=8 {
+        for offset in 0..size {
+            let cuts: Vec<usize> = (offset..md.len()).step_by(size).collect();
+            host_typing_gives_the_tail(md, &cuts)
+                .unwrap_or_else(|e| panic!("{size}-byte chunks from {offset}: {e}"));
+        }
+    }
+    // (A line's text shows as typed; its line break and the next line's
+    // indentation are pushed: about twice a line. Every chunk was pushed
+    // before `Typing::CodeIn`.)
+    let mut block = String::from("1. Run it:\n\n   ```rust\n");
+    block.push_str(&"   let value = compute(1) + other(2);\n".repeat(100));
+    block.push_str("   ```\n");
+    let cuts: Vec<usize> = (0..block.len()).step_by(4).collect();
+    let pushed = host_typing_gives_the_tail(&block, &cuts).unwrap_or_else(|e| panic!("{e}"));
+    assert!(pushed <= 250, "{pushed} of {} chunks pushed", cuts.len());
+}
+
 /// `md` cut at `cuts`, pushed by a host that shows what [`Stream::typing`]
 /// admits itself (inserting [`Typing::shown`] of it at the typing point,
 /// escaped) and pushes it with `push_shown` before anything else: at every

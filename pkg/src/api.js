@@ -105,7 +105,9 @@ const MARK = 2;
 // rules of the crate's `Typing`, which `WasmStream.typing()` names after a
 // tail change (kind in its low 2 bits, the typing point's depth in the next
 // 6, its `before` above; for a code line, the line's state in the next 6
-// and the fence's character code above them instead).
+// and the fence's character code above them instead, or, for a code line
+// inside the tail's element (line IN_ELEMENT), the point's depth in the 6
+// above the line and its `before` above them).
 const VERBATIM = 1;
 const WORDS = 2;
 const HELD_ROW = 3;
@@ -128,6 +130,9 @@ const URL_START = /^(?:h(?:t(?:t(?:ps?:?)?)?)?|w{1,3})$/;
 const SETTLED = 0;
 const BLANK = 1;
 const FENCE = 2;
+// A settled code line of a code block inside the tail's element (a list
+// item's, `Typing::CodeIn`): only text without a line break shows as typed.
+const IN_ELEMENT = 3;
 /** Typing `text` pushes it (`Typing::after` gives `Pushed`). */
 const PUSHED = -1;
 
@@ -140,6 +145,7 @@ const PUSHED = -1;
 function typingAfter(kind, fence, line, text) {
   if (kind === WORDS) return WORD_TEXT.test(text) ? line : PUSHED;
   if (kind === HELD_ROW) return /[\n\r]/.test(text) ? PUSHED : line;
+  if (line === IN_ELEMENT) return NOT_VERBATIM.test(text) ? PUSHED : line;
   if (line === SETTLED && !NOT_VERBATIM.test(text)) return SETTLED;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -162,7 +168,7 @@ function typingAfter(kind, fence, line, text) {
 /** What of `typed`, the text typed since the tail change or since what showed, the tail shows (`Typing::shown`; `line` after it). */
 function shownOf(kind, line, typed) {
   if (kind === HELD_ROW) return "";
-  if (kind === VERBATIM) return line === SETTLED ? typed : typed.slice(0, typed.lastIndexOf("\n") + 1);
+  if (kind === VERBATIM) return line === SETTLED || line === IN_ELEMENT ? typed : typed.slice(0, typed.lastIndexOf("\n") + 1);
   // (By hand, as `escapeText`: this runs at every push typed here.)
   let end = withoutSpacesAfter(typed, typed.length);
   for (let space = typed.lastIndexOf(" ", end - 1); space >= 0 && mayStartUrl(typed, space + 1, end); ) {
@@ -182,6 +188,13 @@ function withoutSpacesAfter(text, end) {
 function mayStartUrl(text, start, end) {
   const first = text.charCodeAt(start);
   return end - start <= 6 && (first === 104 || first === 119) && URL_START.test(text.slice(start, end));
+}
+
+/** The typing point of `typing` (`WasmStream.typing()`), its `line` known: how deep into the tail, before how many of its last units. */
+function typingPoint(typing, line) {
+  if ((typing & 3) === WORDS) return { depth: (typing >>> 2) & 0x3f, before: typing >>> 8 };
+  if ((typing & 3) === VERBATIM && line === IN_ELEMENT) return { depth: (typing >>> 8) & 0x3f, before: typing >>> 14 };
+  return { depth: 0, before: 0 };
 }
 
 /** UTF-16 units of code lines typed here past which a line break pushes them. */
@@ -571,7 +584,7 @@ export function makeApi(createGlue, payload) {
       const typing = this.#typing;
       const kind = typing & 3;
       const html = escapeText(shownOf(kind, this.#line, this.#typed));
-      const at = tail.length - (kind === WORDS ? typing >>> 8 : 0);
+      const at = tail.length - typingPoint(typing, this.#line).before;
       return tail.slice(0, at) + html + tail.slice(at);
     }
     push(chunk) {
@@ -637,8 +650,7 @@ export function makeApi(createGlue, payload) {
         this.#handed += shown.length;
         this.#unhanded = this.#unhanded.slice(shown.length);
         const insert = this.#trusted ? trustedHTML(html) : html;
-        const words = kind === WORDS;
-        const change = { insert, depth: words ? (typing >>> 2) & 0x3f : 0, before: words ? typing >>> 8 : 0 };
+        const change = { insert, ...typingPoint(typing, this.#line) };
         return this.#trusted ? Object.freeze(change) : change;
       }
       return this.#run("tailChange", undefined, (inner) => {

@@ -845,6 +845,12 @@ impl Stream {
             Some(frontier) if self.tail.typing() == Typed::HeldRow && frontier.is_table() => {
                 Typing::HeldRow
             }
+            // (A code line in an item's code block, past its indentation
+            // and not a fence, decides nothing: only a line break commits.)
+            _ if self.tail.typing() == Typed::Code => {
+                let (depth, before) = change::typing_point(&self.shown_tail);
+                Typing::CodeIn { depth, before }
+            }
             _ if !decided => Typing::Pushed,
             // (A push of words may still commit what the last one did
             // not: a cut that a raw element's batch made wait, say.)

@@ -150,6 +150,10 @@ pub(super) enum Typed {
     /// Nothing changes until a line break: the tail holds the table row
     /// being typed back until its line ends.
     HeldRow,
+    /// Text without a line break, tab, CR or NUL adds itself, escaped: the
+    /// tail ends in a code line of a list item's code block, past its
+    /// indentation and where it could close the block.
+    Code,
 }
 
 /// The HTML of the open text before a line that starts an outline's item
@@ -794,6 +798,23 @@ impl Tail {
             }) if *held == line_start => return row_stays_held(&open[line_start..]),
             Some(State::Table(rows)) if rows.line_start == line_start => {
                 return row_stays_held(&open[line_start..]);
+            }
+            // (At the margin, the frontier's element is the code block, and
+            // its typing the frontier's.)
+            Some(State::Code {
+                at,
+                indent,
+                fence_char,
+                ..
+            }) if *indent > 0 && *at == line_start => {
+                let line = &open[line_start..];
+                let code = line.trim_start_matches(' ');
+                let settled = line.len() - code.len() >= *indent
+                    && code.bytes().next().is_some_and(|b| b != *fence_char)
+                    && !has_any_byte(line, b"\r\0");
+                if settled {
+                    return Typed::Code;
+                }
             }
             _ => {}
         }

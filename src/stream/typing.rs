@@ -3,7 +3,7 @@
 //! itself and push it later (docs/streaming.md, "Typing shown by the
 //! host").
 //!
-//! The stream vouches for three kinds of line, each with a rule that reads
+//! The stream vouches for four kinds of line, each with a rule that reads
 //! only the typed text, cheap enough for a host in JavaScript to apply
 //! without calling into wasm:
 //! - a code line past where it could close its block: any text without a
@@ -19,7 +19,10 @@
 //!   them that may start a URL (`h`, `htt`, `www`) ending them, which the
 //!   preview holds back;
 //! - a table's row, which shows once it is whole: text without a line
-//!   break changes nothing.
+//!   break changes nothing;
+//! - a code line of a code block in a list item, past its indentation:
+//!   text without a line break, tab, CR or NUL shows as itself, escaped,
+//!   before the end tags of the block and the item.
 
 use super::has_any_byte;
 use super::preview::url_being_typed;
@@ -68,6 +71,18 @@ pub enum Typing {
     /// A table's row being typed, which the tail shows once its line
     /// ends: text without a line break or CR changes nothing.
     HeldRow,
+    /// A code line in a code block inside the tail's element (a list
+    /// item's), past its indentation and where it could close the block:
+    /// text without a line break, tab, CR or NUL adds itself, HTML-escaped,
+    /// at the typing point (see [`TailChange::Insert`]).
+    ///
+    /// [`TailChange::Insert`]: super::TailChange::Insert
+    CodeIn {
+        /// How many elements deep into the tail the typing point is.
+        depth: usize,
+        /// How many bytes of the tail come after it (end tags).
+        before: usize,
+    },
 }
 
 /// Where a code line being typed stands, for [`Typing::Verbatim`]: a line
@@ -206,6 +221,7 @@ impl Typing {
             },
             Typing::Words { .. } if is_word_text(text) => self,
             Typing::HeldRow if !has_any_byte(text, b"\n\r") => self,
+            Typing::CodeIn { .. } if !has_any_byte(text, b"\n\r\t\0") => self,
             _ => Typing::Pushed,
         }
     }
@@ -259,7 +275,9 @@ impl Typing {
         match self {
             Typing::Pushed => None,
             Typing::Verbatim { .. } | Typing::HeldRow => Some((0, 0)),
-            Typing::Words { depth, before } => Some((depth, before)),
+            Typing::Words { depth, before } | Typing::CodeIn { depth, before } => {
+                Some((depth, before))
+            }
         }
     }
 }

@@ -277,13 +277,15 @@ function typedByTheGlue(entry, name, markdown, options, size, every, deep) {
   tails.free();
 }
 
-test("typing shown by the glue (a code line, a table's row between tail changes): tails every few pushes, tail() and the final HTML as without it", () => {
+test("typing shown by the glue (a code line, in a list item too, a table's row between tail changes): tails every few pushes, tail() and the final HTML as without it", () => {
   const rows = Array.from({ length: 30 }, (_, i) => `| row ${i} \`a|b\` | ${i * 7}% [${1 + (i % 3)}] | **x** <b>y</b> |\n`).join("");
   // (Lines that may close the block: a blank line, indentation, tabs, a backtick starting a line.)
   const code = "```\nlet a = b < c && d > e;\n\n    if (x) {\n\tgo();\n ``x\n  \n}\n~~~\n```\n";
   // (An indented block: its lines' indentation is typed here, held back, then pushed with what follows it.)
   const indented = "Para.\n\n    fn main() {\n        let x = 1;\n      \n\n            y(x);\n   \t z\n    }\n   \nAfter indented.\n";
-  const answer = `Intro [1].\n\n${longCode(2_000)}\n${code}\n${indented}\n| a | b | c |\n|---|--:|---|\n${rows}\nAfter.\n`;
+  // (Code blocks in list items: a line's text typed here, its line break and the next line's indentation pushed.)
+  const steps = "1. Build:\n\n   ```sh\n   cargo build <x> && y\n     \t z\n  \n\n   ``x\n   ```\n\n2. Run:\n   ~~~\n   let a = b < c;\n   ~~~\n";
+  const answer = `Intro [1].\n\n${longCode(2_000)}\n${code}\n${indented}\n${steps}\n| a | b | c |\n|---|--:|---|\n${rows}\nAfter.\n`;
   for (const entry of [citemark, lite]) {
     for (const [size, every] of [[1, 1], [3, 2], [4, 3], [7, 5]]) typedByTheGlue(entry, "code and table", answer, {}, size, every, true);
   }

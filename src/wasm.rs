@@ -228,7 +228,9 @@ impl WasmStream {
     /// holds, which no tail reaches, is 0: pushed.)
     pub fn typing(&self) -> u32 {
         let typing = self.inner.typing();
-        let kind = match typing {
+        // (The bits below the point's depth, where the depth goes, and how
+        // many bits its `before` may take.)
+        let (head, depth_at, before_bits) = match typing {
             Typing::Verbatim {
                 fence,
                 line: line @ (CodeLine::Settled | CodeLine::Blank),
@@ -236,31 +238,19 @@ impl WasmStream {
                 let blank = u32::from(line == CodeLine::Blank);
                 return 1 | blank << 2 | fence.map_or(0, u32::from) << 8;
             }
-            Typing::CodeIn { depth, before } => {
-                let depth = u32::try_from(depth).ok().filter(|&depth| depth < 1 << 6);
-                let before = u32::try_from(before)
-                    .ok()
-                    .filter(|&before| before < 1 << 18);
-                return match (depth, before) {
-                    (Some(depth), Some(before)) => 1 | 3 << 2 | depth << 8 | before << 14,
-                    _ => 0,
-                };
-            }
-            Typing::Words { .. } => 2,
-            Typing::HeldRow => 3,
+            Typing::CodeIn { .. } => (1 | 3 << 2, 8, 18),
+            Typing::Words { .. } => (2, 2, 24),
+            Typing::HeldRow => (3, 2, 24),
             _ => return 0,
         };
-        let Some((depth, before)) = typing.point() else {
-            return 0;
-        };
-        let depth = u32::try_from(depth).ok().filter(|&depth| depth < 1 << 6);
-        let before = u32::try_from(before)
-            .ok()
-            .filter(|&before| before < 1 << 24);
-        match (depth, before) {
-            (Some(depth), Some(before)) => kind | depth << 2 | before << 8,
-            _ => 0,
-        }
+        let packed = typing.point().and_then(|(depth, before)| {
+            let depth = u32::try_from(depth).ok().filter(|&depth| depth < 1 << 6)?;
+            let before = u32::try_from(before)
+                .ok()
+                .filter(|&before| before < 1 << before_bits)?;
+            Some(head | depth << depth_at | before << (depth_at + 6))
+        });
+        packed.unwrap_or(0)
     }
 
     /// [`Stream::push_deferred`]: its patch waits in

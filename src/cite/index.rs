@@ -198,6 +198,10 @@ pub(crate) struct IndexBuilder {
     /// A part of a streamed message wrote links whose definitions are
     /// still to come, as their text (see `stream`).
     pub(crate) awaited_links: bool,
+    /// A part of a streamed message, or one before it, read a full
+    /// reference as the link it will be: bracketed words after it read as
+    /// links awaiting their definitions too (see `stream`).
+    pub(crate) reads_by_reference: bool,
 }
 
 /// The footnotes of a message as its parts are written. A label's number
@@ -377,6 +381,7 @@ impl IndexBuilder {
                 ..Footnotes::default()
             },
             awaited_links: false,
+            reads_by_reference: self.reads_by_reference,
         }
     }
 
@@ -459,6 +464,7 @@ impl IndexBuilder {
     /// numbers on from them.
     pub(crate) fn absorb_following(&mut self, part: IndexBuilder) {
         let recent = part.footnotes.recent.clone();
+        self.reads_by_reference |= part.reads_by_reference;
         self.absorb(part);
         self.footnotes.recent = recent;
     }

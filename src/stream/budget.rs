@@ -91,6 +91,16 @@ impl TailBudget {
         }
     }
 
+    /// A budget that never waits, for the tests of what the tail shows
+    /// when it renders.
+    #[cfg(test)]
+    pub(super) fn unlimited() -> Self {
+        TailBudget {
+            credit: i64::MAX,
+            ..TailBudget::default()
+        }
+    }
+
     /// Bytes rendered in all.
     #[cfg(test)]
     pub(super) fn spent(&self) -> usize {

@@ -907,7 +907,8 @@ fn parse_children(context: &RenderContext<'_>, opener: &str, text: &str) -> Chil
     let full = [stand_ins.as_str(), context.definitions, opener, text].concat();
     let text_start = full.len() - text.len();
     let awaited = Cell::new(None);
-    let events = context.parse(&full, text_start, &awaited);
+    let by_reference = Cell::new(context.links_by_reference);
+    let events = context.parse(&full, text_start, &awaited, &by_reference);
     let definitions = super::definitions_within(
         events.reference_definitions(),
         &full,
@@ -945,7 +946,8 @@ fn shape_and_children(
     let full = [stand_ins.as_str(), context.definitions, opener, text].concat();
     let text_start = full.len() - text.len();
     let awaited = Cell::new(None);
-    let events = context.parse(&full, text_start, &awaited);
+    let by_reference = Cell::new(context.links_by_reference);
+    let events = context.parse(&full, text_start, &awaited, &by_reference);
     let markers = marker_definitions(events.reference_definitions());
     let mut shape = Shape::default();
     let mut container_end = None;

@@ -861,7 +861,8 @@ fn render_inside(context: &RenderContext<'_>, opener: &str, lines: &str, leaf: L
     let text = [stand_ins.as_str(), context.definitions, opener, lines].concat();
     let lines_start = text.len() - lines.len();
     let awaited = Cell::new(None);
-    let events = context.parse(&text, lines_start, &awaited);
+    let by_reference = Cell::new(context.links_by_reference);
+    let events = context.parse(&text, lines_start, &awaited, &by_reference);
     let definitions = marker_definitions(events.reference_definitions());
     let mut watch = BlockEnd::default();
     // (A table's header cells are left out: their citations were counted

@@ -439,6 +439,9 @@ enum State {
         /// The spaces each line of the block loses: the fence's, a list
         /// item's content's included.
         indent: usize,
+        /// The block is in a list item (whose content starts somewhere
+        /// from the third column up to the fence's).
+        in_item: bool,
         /// The end tags after the block's content: the block's, then an
         /// item's and its list's.
         closers: String,
@@ -930,24 +933,27 @@ impl Tail {
                 .map(|(end, _)| end);
             let content = content_start.and_then(|start| {
                 let (lines, last) = open[start..].split_at(line_start - start);
-                Some(code_lines(lines, fence.indent)? + &code_partial(last, fence.indent)?)
+                Some((code_lines(lines, fence.indent)?, last))
             });
             let state = html.rfind(CODE_CLOSERS).and_then(|end| {
                 let (code, closers) = html.split_at(end);
+                let in_item = closers != CODE_CLOSERS;
                 let code_start = code
                     .rfind("<code")
                     .and_then(|i| code[i..].find('>').map(|j| i + j + 1))?;
-                let content = content.as_deref()?;
-                let partial = code_partial(&open[line_start..], fence.indent)?;
+                let (lines, last) = content?;
+                let partial = code_partial(last, fence.indent, in_item)?;
+                let content = lines + &partial;
                 let head = (code[code_start..] == *content)
                     .then(|| code.strip_suffix(partial.as_str()))
                     .flatten()?;
                 // (At the margin, nothing but the block's own end tags.)
-                (fence.indent > 0 || closers == CODE_CLOSERS).then(|| State::Code {
+                (fence.indent > 0 || !in_item).then(|| State::Code {
                     at: line_start,
                     head: head.to_owned(),
                     fence_char: fence.char,
                     indent: fence.indent,
+                    in_item,
                     closers: closers.to_owned(),
                 })
             });
@@ -1004,6 +1010,7 @@ impl Tail {
             head,
             fence_char,
             indent,
+            in_item,
             closers,
         }) = &mut self.state
         else {
@@ -1018,7 +1025,7 @@ impl Tail {
         }
         // Whole lines join the block.
         let complete = open.find_last(b'\n').map_or(*at, |i| (i + 1).max(*at));
-        let partial = code_partial(&open[complete..], *indent)?;
+        let partial = code_partial(&open[complete..], *indent, *in_item)?;
         head.push_str(&code_lines(&open[*at..complete], *indent)?);
         *at = complete;
         Some(tail_in(&mut self.spare, &[head, &partial, closers]))
@@ -1407,14 +1414,24 @@ fn code_lines(lines: &str, indent: usize) -> Option<String> {
     Some(html)
 }
 
-/// The line of a code block being typed, as it shows: nothing while it is
-/// spaces that may yet be a closing fence's indentation (three past
-/// `indent`), else less `indent` spaces, escaped; `None` when, in a list
-/// item, it has fewer (it may end the item).
-fn code_partial(line: &str, indent: usize) -> Option<String> {
+/// The line of a code block being typed, as it shows: less `indent`
+/// spaces, escaped; `None` when, in a list item, it has fewer (it may end
+/// the item). A line of spaces only shows nothing while it may yet be a
+/// closing fence's indentation, up to three spaces past where the block's
+/// container starts its content: the margin, or in a list item somewhere
+/// from the third column up to the fence (a fence may be indented past
+/// its item's content, `- 1. ```\n   ```` opening one at the fourth
+/// column in the `-` item's third). `None` where that is not known.
+fn code_partial(line: &str, indent: usize, in_item: bool) -> Option<String> {
     let spaces = line.bytes().take_while(|&b| b == b' ').count();
-    if spaces == line.len() && spaces <= indent + 3 {
-        return Some(String::new());
+    if spaces == line.len() {
+        let least_content = if in_item { 2 } else { 0 };
+        if spaces <= least_content + 3 {
+            return Some(String::new());
+        }
+        if spaces <= indent + 3 {
+            return None;
+        }
     }
     let text = match indent {
         0 => line,
@@ -1741,11 +1758,16 @@ impl SettledLine {
     /// open, where it holds no URL or holds a marker): words typed next go
     /// there too, as they would in that rendering, though the words before
     /// them have not settled (a marker's `[3]. ` and the words typed after
-    /// it in the same push).
+    /// it in the same push). Words may end in punctuation (`:`), after
+    /// which the closers must still close alike ([`close_alike_after`]):
+    /// `_a _b` + `:` + `__**` leaves both `_` open (the rule of three).
     fn types_at_split(&self, open: &str) -> bool {
         let Typing::Split(split) = &self.typing else {
             return false;
         };
+        if !close_alike_after(':', &split.closers) {
+            return false;
+        }
         let Some(since) = open.get(self.at..) else {
             return false;
         };

@@ -137,8 +137,9 @@ impl CodeLine {
 /// no link without a `/` or `@` after it), [characters beyond
 /// ASCII](is_word_char) (a word in any script, its punctuation), and a `.`
 /// after an ASCII letter or digit but `w` (`www.` starts a link). (Nor can
-/// any of them close a span the preview closes after them: a closing `*`
-/// or `_` after punctuation closes, as after a letter.)
+/// any of them change how the spans the preview closes after them close:
+/// one run of closers after punctuation closes, as after a letter, and the
+/// stream says words go on only before one run.)
 fn is_word_text(text: &str) -> bool {
     // (This runs at every push a host types: one pass over ASCII bytes,
     // characters decoded once one beyond ASCII comes.)

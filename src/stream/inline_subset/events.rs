@@ -223,10 +223,10 @@ mod tests {
         // (The stream's parser: its broken-link callback reads a full
         // reference as awaiting its definition, and notes where.)
         let stream = crate::Stream::new(Options::default());
-        let awaited = Cell::new(None);
+        let (awaited, by_reference) = (Cell::new(None), Cell::new(false));
         let parsed: Vec<_> = stream
             .context()
-            .parse(&full, base, &awaited)
+            .parse(&full, base, &awaited, &by_reference)
             .filter(|(_, range)| range.start >= base)
             .map(|(event, range)| (event, range.start - base..range.end - base))
             .collect();

@@ -1485,3 +1485,26 @@ fn punctuation_typed_before_two_runs_of_closers_is_pushed() {
         }
     }
 }
+
+/// A tail the budget keeps showing, in a raw element that renders whole at
+/// every push: the provisional index lists the citations it shows, not
+/// those of the text pushed since. (Found by the property tests at 100,000
+/// cases.)
+#[test]
+fn a_tail_the_budget_keeps_lists_its_own_citations() {
+    let line = "text [1] <b>bold</b> <cite id=\"a\">x</cite>\n";
+    let md = [
+        "<details>\n[a]: /u\ntext </details> more\n<details>\n",
+        "<details><summary>S [1]</summary>\n```\ncode </details>\n",
+        "<details><summary>S [1]</summary>\n<details>\ncode </details>\n",
+        line,
+        line,
+        "code </details>\n> quote\n<details>\ncode </details>\n[a]: /u\n\n[a]: /u\n[a]\n",
+        line,
+        line,
+    ]
+    .concat();
+    if let Err(failure) = streams_with_steps_to_its_one_shot_render(&md, &[], &Options::default()) {
+        panic!("{failure}");
+    }
+}

@@ -311,6 +311,10 @@ pub struct Stream {
     tail: tail::Tail,
     /// What the tail may spend rendering (`budget.rs`).
     budget: budget::TailBudget,
+    /// `committed` and the open text's length when the tail last rendered:
+    /// while the budget shows that tail again, its citations are that
+    /// text's (the open text only grows until something commits).
+    tail_rendered_at: (usize, usize),
     /// What was committed since the mark, while a later definition may
     /// still change it.
     since_mark: SinceMark,
@@ -429,6 +433,7 @@ impl Stream {
             no_cut_before: 0,
             tail: tail::Tail::default(),
             budget: budget::TailBudget::default(),
+            tail_rendered_at: (0, 0),
             since_mark: SinceMark::default(),
             deferred: false,
             reopened_to: 0,
@@ -599,6 +604,7 @@ impl Stream {
         let rendered = Cell::new(0);
         self.render_tail(out, &rendered);
         self.budget.spend(rendered.get(), out);
+        self.tail_rendered_at = (self.committed, self.open.len());
     }
 
     /// [`Stream::tail`], rendered through the caches: a code block's into
@@ -1055,7 +1061,16 @@ impl Stream {
     pub fn provisional_index(&self) -> CitationIndex {
         let table = SourceTable::of(&self.options, Some(&self.source_order));
         let mut index = self.index.clone();
-        if let Some(tail) = self.tail_citations() {
+        // (A tail the budget keeps showing lists the citations it shows.)
+        let shown = match self.budget.waiting() {
+            None => Some(self.open.as_str()),
+            Some("") => None,
+            Some(_) => {
+                let (committed, len) = self.tail_rendered_at;
+                self.open.get(..len).filter(|_| committed == self.committed)
+            }
+        };
+        if let Some(tail) = shown.and_then(|open| self.tail_citations(open)) {
             index.absorb(tail);
         }
         index.finish(&table)
@@ -1066,15 +1081,16 @@ impl Stream {
     /// committed part; inside a table, list or quote, of what is inside
     /// its element, the element's opener for the tail rendered before the
     /// open text (it holds none). None inside code, which holds none.
-    fn tail_citations(&self) -> Option<IndexBuilder> {
+    /// (`open`: the open text, or what it was when the tail last rendered.)
+    fn tail_citations(&self, open: &str) -> Option<IndexBuilder> {
         let context = self.context();
         let opener = match &self.frontier {
             Some(frontier) => frontier.tail_opener()?,
             None => "",
         };
         let text = match opener {
-            "" => Cow::Borrowed(self.open.as_str()),
-            opener => Cow::Owned([opener, self.open.as_str()].concat()),
+            "" => Cow::Borrowed(open),
+            opener => Cow::Owned([opener, open].concat()),
         };
         let shown = preview::preview(&text);
         // (The opener rendered as the text's prefix: the ranges of the
@@ -1088,7 +1104,7 @@ impl Stream {
             (Some(frontier), Some(rendered)) if frontier.inside(&rendered.html).is_some() => {
                 Some(rendered.index)
             }
-            (Some(frontier), _) => frontier.tail_citations(&context, &self.open),
+            (Some(frontier), _) => frontier.tail_citations(&context, open),
         }
     }
 

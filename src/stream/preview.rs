@@ -427,11 +427,13 @@ impl Holds {
     }
 }
 
-/// Room the edits reuse (allocated only where needed).
+/// Room the edits reuse (allocated only where needed), and where the last
+/// tag held back started.
 #[derive(Default)]
 struct Scratch {
     openers: Vec<Delimiter>,
     brackets: Vec<usize>,
+    held_tag: Option<usize>,
 }
 
 /// Drops the spaces and tabs ending `block`; whether there were any (the
@@ -472,8 +474,13 @@ fn hide_unfinished_end(
             return true;
         }
     }
-    if let Some(lt) = holds.angle_bracket.then(|| unclosed_tag(block)).flatten() {
+    if let Some(lt) = holds
+        .angle_bracket
+        .then(|| unclosed_tag(block, scratch.held_tag))
+        .flatten()
+    {
         block.truncate(lt);
+        scratch.held_tag = Some(lt);
         return true;
     }
     if hide_unfinished_bracket(block, holds, &mut scratch.brackets) {
@@ -568,15 +575,17 @@ fn open_code_span(text: &str) -> Option<usize> {
 /// Where a tag still being typed at the end of `text` starts: a `<` (then
 /// nothing, or a tag's first character) whose `>` has not come, outside the
 /// quotes of an earlier tag's attributes (`<cite id='"><img …>` is one
-/// unfinished tag, not a complete `<img>`).
-fn unclosed_tag(text: &str) -> Option<usize> {
+/// unfinished tag, not a complete `<img>`). A `<` ending the text just
+/// before `held_tag`, where a tag held back in an earlier round started, was
+/// followed by that `<`, so starts none: `<<<` is not held one `<` a round
+/// (4 KiB of `<` took sixteen rounds a push).
+fn unclosed_tag(text: &str, held_tag: Option<usize>) -> Option<usize> {
     let mut at = 0;
     while let Some(lt) = memchr::memchr(b'<', &text.as_bytes()[at..]).map(|i| at + i) {
         let rest = &text[lt + 1..];
-        let tag_like = rest
-            .bytes()
-            .next()
-            .is_none_or(|b| b.is_ascii_alphabetic() || b == b'/' || b == b'!');
+        let tag_like = rest.bytes().next().map_or(held_tag != Some(lt + 1), |b| {
+            b.is_ascii_alphabetic() || b == b'/' || b == b'!'
+        });
         match tag_end(rest) {
             _ if !tag_like => at = lt + 1,
             Some(end) => at = lt + 1 + end,

@@ -1425,11 +1425,12 @@ fn code_lines(lines: &str, indent: usize) -> Option<String> {
 fn code_partial(line: &str, indent: usize, in_item: bool) -> Option<String> {
     let spaces = line.bytes().take_while(|&b| b == b' ').count();
     if spaces == line.len() {
-        let least_content = if in_item { 2 } else { 0 };
-        if spaces <= least_content + 3 {
+        // (Where the container's content may start.)
+        let (least, most) = if in_item { (2, indent) } else { (0, 0) };
+        if spaces <= least + 3 {
             return Some(String::new());
         }
-        if spaces <= indent + 3 {
+        if spaces <= most + 3 {
             return None;
         }
     }

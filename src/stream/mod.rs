@@ -2424,6 +2424,9 @@ mod tests {
             "- ```\n  a\n      b",
             "1. a\n\n   ```\n   b\n       c",
             "- 1. ```\n   ```\n   a\n     b\n      c\n       d",
+            "- a\n\n   ```\n   b\n      c\n",
+            "1. a\n\n   ```\n   b\n      c\n",
+            "- a\nlazy\n\n   ```\n   b\n      c\n",
         ] {
             for chunk in 1..4 {
                 assert_cached_tail_is_whole(message, chunk, &Options::default());

@@ -46,8 +46,9 @@ mod text;
 
 use super::boundary::has_blank_line;
 use super::preview::{
-    after_blank_line, destinations_closed, has_label_end, is_delimiter_row, last_block_start,
-    open_destination, preview, preview_block_start, stand_in_header, ItemMark, Preview, RowHold,
+    after_blank_line, destinations_closed, has_label_end, is_delimiter_row, item_marker,
+    last_block_start, open_destination, preview, preview_block_start, stand_in_header, ItemMark,
+    Preview, RowHold,
 };
 use super::typing::is_word_char;
 use super::{has_any_byte, has_fence_run, reaches_back, FindLast};
@@ -439,9 +440,9 @@ enum State {
         /// The spaces each line of the block loses: the fence's, a list
         /// item's content's included.
         indent: usize,
-        /// The block is in a list item (whose content starts somewhere
-        /// from the third column up to the fence's).
-        in_item: bool,
+        /// Up to how many spaces a line of spaces only may be a closing
+        /// fence's indentation: surely, and at most ([`closing_indent`]).
+        closing: (usize, usize),
         /// The end tags after the block's content: the block's, then an
         /// item's and its list's.
         closers: String,
@@ -922,18 +923,17 @@ impl Tail {
             // the same lines by chance): the HTML's code block holds
             // exactly the lines since the fence's, less its indentation.
             let marker = char::from(fence.char).to_string().repeat(3);
-            let content_start = open[..line_start]
+            let fence_line = open[..line_start]
                 .split_inclusive('\n')
                 .scan(0, |at, line| {
                     *at += line.len();
-                    Some((*at, line))
+                    Some((*at - line.len(), *at, line))
                 })
-                .filter(|(_, line)| line.trim_start_matches(' ').starts_with(&marker))
-                .last()
-                .map(|(end, _)| end);
-            let content = content_start.and_then(|start| {
+                .filter(|(_, _, line)| line.trim_start_matches(' ').starts_with(&marker))
+                .last();
+            let content = fence_line.and_then(|(fence_start, start, _)| {
                 let (lines, last) = open[start..].split_at(line_start - start);
-                Some((code_lines(lines, fence.indent)?, last))
+                Some((code_lines(lines, fence.indent)?, last, fence_start))
             });
             let state = html.rfind(CODE_CLOSERS).and_then(|end| {
                 let (code, closers) = html.split_at(end);
@@ -941,8 +941,9 @@ impl Tail {
                 let code_start = code
                     .rfind("<code")
                     .and_then(|i| code[i..].find('>').map(|j| i + j + 1))?;
-                let (lines, last) = content?;
-                let partial = code_partial(last, fence.indent, in_item)?;
+                let (lines, last, fence_start) = content?;
+                let closing = closing_indent(&open[..fence_start], fence.indent, in_item);
+                let partial = code_partial(last, fence.indent, closing)?;
                 let content = lines + &partial;
                 let head = (code[code_start..] == *content)
                     .then(|| code.strip_suffix(partial.as_str()))
@@ -953,7 +954,7 @@ impl Tail {
                     head: head.to_owned(),
                     fence_char: fence.char,
                     indent: fence.indent,
-                    in_item,
+                    closing,
                     closers: closers.to_owned(),
                 })
             });
@@ -1010,7 +1011,7 @@ impl Tail {
             head,
             fence_char,
             indent,
-            in_item,
+            closing,
             closers,
         }) = &mut self.state
         else {
@@ -1025,7 +1026,7 @@ impl Tail {
         }
         // Whole lines join the block.
         let complete = open.find_last(b'\n').map_or(*at, |i| (i + 1).max(*at));
-        let partial = code_partial(&open[complete..], *indent, *in_item)?;
+        let partial = code_partial(&open[complete..], *indent, *closing)?;
         head.push_str(&code_lines(&open[*at..complete], *indent)?);
         *at = complete;
         Some(tail_in(&mut self.spare, &[head, &partial, closers]))
@@ -1414,23 +1415,52 @@ fn code_lines(lines: &str, indent: usize) -> Option<String> {
     Some(html)
 }
 
+/// Up to how many spaces a line of spaces only, in a code block whose
+/// fence is indented `fence_indent` after `before_fence`, may be a closing
+/// fence's indentation: three past where the block's container starts its
+/// content, surely and at most. That is the margin, or a list item's
+/// content column, read from the item's first line, the last before the
+/// fence indented less (`1. ` gives three, `- ` two: a fence may be
+/// indented past its item's content, `- 1. ```\n   ```` opening one in the
+/// `-` item). When that line is no item's, the column is somewhere from
+/// the third up to the fence's.
+fn closing_indent(before_fence: &str, fence_indent: usize, in_item: bool) -> (usize, usize) {
+    if !in_item {
+        return (3, 3);
+    }
+    let item_line = before_fence.lines().rev().find(|line| {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        indent < fence_indent && indent < line.len()
+    });
+    let column = item_line.and_then(|line| {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let (_, rest) = item_marker(&line[indent..])?;
+        let spaces = rest.len() - rest.trim_start_matches(' ').len();
+        let gap = match spaces {
+            1..=4 if spaces < rest.len() => spaces,
+            _ => 1,
+        };
+        Some(line.len() - rest.len() + gap)
+    });
+    match column.filter(|&column| column <= fence_indent) {
+        Some(column) => (column + 3, column + 3),
+        None => (5, fence_indent + 3),
+    }
+}
+
 /// The line of a code block being typed, as it shows: less `indent`
 /// spaces, escaped; `None` when, in a list item, it has fewer (it may end
 /// the item). A line of spaces only shows nothing while it may yet be a
-/// closing fence's indentation, up to three spaces past where the block's
-/// container starts its content: the margin, or in a list item somewhere
-/// from the third column up to the fence (a fence may be indented past
-/// its item's content, `- 1. ```\n   ```` opening one at the fourth
-/// column in the `-` item's third). `None` where that is not known.
-fn code_partial(line: &str, indent: usize, in_item: bool) -> Option<String> {
+/// closing fence's indentation (`closing`, see [`closing_indent`]); `None`
+/// where that is not known.
+fn code_partial(line: &str, indent: usize, closing: (usize, usize)) -> Option<String> {
     let spaces = line.bytes().take_while(|&b| b == b' ').count();
     if spaces == line.len() {
-        // (Where the container's content may start.)
-        let (least, most) = if in_item { (2, indent) } else { (0, 0) };
-        if spaces <= least + 3 {
+        let (surely, at_most) = closing;
+        if spaces <= surely {
             return Some(String::new());
         }
-        if spaces <= most + 3 {
+        if spaces <= at_most {
             return None;
         }
     }

@@ -1508,3 +1508,27 @@ fn a_tail_the_budget_keeps_lists_its_own_citations() {
         panic!("{failure}");
     }
 }
+
+/// A link reference definition in a quote, and a line indented as code
+/// after it: one paragraph, the definition its start and `x` its rest, not
+/// a definition then a code block. The quote's children before the
+/// paragraph are final; the definition goes with the paragraph. (Found by
+/// the streaming suite at 100,000 cases: after a list holding an escaped
+/// `<details>`, whose range in the parser takes the definition in.)
+#[test]
+fn a_definition_in_a_quote_starts_the_paragraph_after_it() {
+    let mut escape = Options::default();
+    escape.raw_html = citemark::RawHtml::Escape;
+    for md in [
+        "> - <details>\n> [a]: /a\n>         [^1]> [!NOTE]\n- - ",
+        "> - <details>\n> [a]: /a\n>     x\n",
+        "> - a\n>\n>   [x]: /u\n> para [x]\n",
+        "> text\n>\n> [a]: /a\n> [b]: /b\n>     x [a] [b]\n\nafter\n",
+    ] {
+        for options in [&escape, &Options::default()] {
+            if let Err(failure) = streams_with_steps_to_its_one_shot_render(md, &[], options) {
+                panic!("{md:?}: {failure}");
+            }
+        }
+    }
+}

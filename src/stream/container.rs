@@ -1014,6 +1014,8 @@ struct Shape {
     /// It ended before the end of the text.
     ended: bool,
     followed: bool,
+    /// The last child is a paragraph.
+    last_child_paragraph: bool,
 }
 
 impl Shape {
@@ -1033,6 +1035,7 @@ impl Shape {
             self.last_child = Some(range.start - text_start);
             self.last_child_event = Some(self.events - 1);
             self.before_last_child = self.content_end;
+            self.last_child_paragraph = matches!(event, Event::Start(Tag::Paragraph));
         }
         // (Inside: not the container's own start or end.)
         let inside = self.depth > 0;
@@ -1077,10 +1080,24 @@ fn shape(context: &RenderContext<'_>, opener: &str, text: &str) -> Shape {
     for (event, range) in crate::parse::parse(&full) {
         shape.see(&event, &range, text_start);
     }
-    // A child starts on its line, after the container's marks.
-    shape.last_child = shape
-        .last_child
-        .map(|start| text[..start].rfind('\n').map_or(0, |i| i + 1));
+    // A child starts on its line, after the container's marks; and on the
+    // first of the link reference definitions right before it, which its
+    // paragraph began with (`> [a]: /u` then `>     x`: one paragraph,
+    // whose rest is `x`, no code block). (The parser's range of a list
+    // before them may take them in.)
+    let paragraph = shape.last_child_paragraph;
+    shape.last_child = shape.last_child.map(|start| {
+        let mut line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        while let Some(before) = line_start.checked_sub(1).filter(|_| paragraph) {
+            let previous = text[..before].rfind('\n').map_or(0, |i| i + 1);
+            let content = text[previous..before].trim_start_matches([' ', '>']);
+            if !(content.starts_with('[') && content.contains("]:")) {
+                break;
+            }
+            line_start = previous;
+        }
+        line_start
+    });
     shape
 }
 

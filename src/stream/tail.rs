@@ -1406,13 +1406,18 @@ fn code_lines(lines: &str, indent: usize) -> Option<String> {
     for line in lines.split_inclusive('\n') {
         let text = match indent {
             0 => line,
-            _ => line
-                .strip_prefix(&SPACES[..indent.min(SPACES.len())])
+            _ => less_indent(line, indent)
                 .filter(|text| !text.trim_start_matches(' ').trim_end().is_empty())?,
         };
         let _ = escape_html_body_text(&mut html, text);
     }
     Some(html)
+}
+
+/// `line` less its first `indent` bytes, when they are spaces.
+fn less_indent(line: &str, indent: usize) -> Option<&str> {
+    let spaces = line.get(..indent)?;
+    spaces.bytes().all(|b| b == b' ').then(|| &line[indent..])
 }
 
 /// Up to how many spaces a line of spaces only, in a code block whose
@@ -1428,19 +1433,20 @@ fn closing_indent(before_fence: &str, fence_indent: usize, in_item: bool) -> (us
     if !in_item {
         return (3, 3);
     }
-    let item_line = before_fence.lines().rev().find(|line| {
-        let indent = line.len() - line.trim_start_matches(' ').len();
-        indent < fence_indent && indent < line.len()
+    // (The line's indentation, and its content after it.)
+    let item_line = before_fence.lines().rev().find_map(|line| {
+        let content = line.trim_start_matches(' ');
+        let indent = line.len() - content.len();
+        (indent < fence_indent && !content.is_empty()).then_some((indent, content))
     });
-    let column = item_line.and_then(|line| {
-        let indent = line.len() - line.trim_start_matches(' ').len();
-        let (_, rest) = item_marker(&line[indent..])?;
+    let column = item_line.and_then(|(indent, content)| {
+        let (_, rest) = item_marker(content)?;
         let spaces = rest.len() - rest.trim_start_matches(' ').len();
         let gap = match spaces {
             1..=4 if spaces < rest.len() => spaces,
             _ => 1,
         };
-        Some(line.len() - rest.len() + gap)
+        Some(indent + content.len() - rest.len() + gap)
     });
     match column.filter(|&column| column <= fence_indent) {
         Some(column) => (column + 3, column + 3),
@@ -1464,17 +1470,10 @@ fn code_partial(line: &str, indent: usize, closing: (usize, usize)) -> Option<St
             return None;
         }
     }
-    let text = match indent {
-        0 => line,
-        _ => line.get(indent..).filter(|_| spaces >= indent)?,
-    };
     let mut html = String::new();
-    let _ = escape_html_body_text(&mut html, text);
+    let _ = escape_html_body_text(&mut html, less_indent(line, indent)?);
     Some(html)
 }
-
-/// Spaces to strip from a code block's lines.
-const SPACES: &str = "   ";
 
 /// Whether text typed after `c` goes on a word, as [`Typed::Words`] asks of
 /// the text before the typing point: a letter or digit, of any script, or

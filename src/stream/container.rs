@@ -41,6 +41,10 @@ pub(super) struct Container {
     /// The same while the open text is one line: it, at this place, up to
     /// here, reads as the element's first line.
     first_line: Cell<(usize, usize)>,
+    /// What [`Container::goes_on_with_item`] read last: the open text at
+    /// this place, up to here, goes on with the item it starts, whose
+    /// content is indented this far, and a blank line came in it.
+    item_read: Cell<(usize, usize, usize, bool)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,6 +133,7 @@ impl Container {
                 end_tags,
                 read: Cell::new((usize::MAX, 0, 0)),
                 first_line: Cell::new((usize::MAX, 0)),
+                item_read: Cell::new((usize::MAX, 0, 0, false)),
             }),
         })
     }
@@ -150,6 +155,8 @@ impl Container {
         {
             (*loose, *blank_before, *committed) = (false, false, false);
         }
+        // (Read while the list was loose.)
+        self.item_read.set((usize::MAX, 0, 0, false));
     }
 
     /// The stand-in parsed before `open`, the text still to come: a list
@@ -177,13 +184,15 @@ impl Container {
         }
     }
 
-    /// Commits the children of `open` (its complete lines end at
-    /// `complete`; at the message's end, all of it) that are final: all
-    /// but the last, or all up to where the container ends.
+    /// Commits the children of `open` (at `at` in the message; its
+    /// complete lines end at `complete`; at the message's end, all of it)
+    /// that are final: all but the last, or all up to where the container
+    /// ends.
     pub(super) fn commit(
         &mut self,
         context: &RenderContext<'_>,
         open: &str,
+        at: usize,
         complete: usize,
         at_end: bool,
     ) -> Committed {
@@ -196,9 +205,31 @@ impl Container {
         }
         // (The open text's lines are its only child, and the container
         // goes on with it. Nothing to parse.)
-        if !at_end && self.is_one_child(&open[..complete]) {
+        if !at_end
+            && (self.goes_on_with_item(&open[..complete], at)
+                || self.is_one_child(&open[..complete]))
+        {
+            debug_assert!(
+                self.clone()
+                    .commit_parsed(context, open, complete, false)
+                    .taken
+                    == 0,
+                "read as one child, parsed as more: {open:?}"
+            );
             return Committed::default();
         }
+        self.commit_parsed(context, open, complete, at_end)
+    }
+
+    /// [`Container::commit`] once the open text is not read as one child:
+    /// parsed.
+    fn commit_parsed(
+        &mut self,
+        context: &RenderContext<'_>,
+        open: &str,
+        complete: usize,
+        at_end: bool,
+    ) -> Committed {
         // (A list's next item being typed after one child: that child is
         // what is final, parsed alone, with no outline to find.)
         if !at_end && complete == open.len() {
@@ -472,6 +503,58 @@ impl Container {
         }
     }
 
+    /// Whether `text`, complete lines of a list, is its item going on:
+    /// the item's first line (one of the list's, with content), then lines
+    /// that are blank or indented to that content. Every such line is the
+    /// item's, whatever block it is in (a code block's lines, a nested
+    /// list, a paragraph after a blank line), so nothing of it is final
+    /// yet. While the list is tight, a blank line before content may make
+    /// it loose, which the parse decides. (A list's item holding a long
+    /// code block was parsed again at every line.)
+    fn goes_on_with_item(&self, text: &str, at: usize) -> bool {
+        let Kind::List { loose, mark, .. } = self.kind else {
+            return false;
+        };
+        // (What was read before, when the text is still at `at`: its lines
+        // up to `read_to` went on with the item; the open text only grows
+        // while nothing is taken.)
+        let (read_at, read_to, width, mut after_blank) = self.item_read.get();
+        let (from, width) = if read_at == at && 0 < read_to && read_to <= text.len() {
+            (read_to, width)
+        } else {
+            let Some(first_end) = memchr::memchr(b'\n', text.as_bytes()) else {
+                return false;
+            };
+            let first = &text[..first_end];
+            let Some(width) =
+                item_width(first, mark).filter(|_| !super::has_any_byte(first, b"\r\t"))
+            else {
+                return false;
+            };
+            after_blank = false;
+            (first_end + 1, width)
+        };
+        let Some(lines) = text[from..].strip_suffix('\n') else {
+            return from == text.len();
+        };
+        if super::has_any_byte(lines, b"\r\t") {
+            return false;
+        }
+        let goes_on = lines.split('\n').all(|line| {
+            if is_blank(line) {
+                after_blank = true;
+                return true;
+            }
+            let indented =
+                line.len() > width && line.as_bytes()[..width].iter().all(|&b| b == b' ');
+            indented && (loose || !after_blank)
+        });
+        if goes_on {
+            self.item_read.set((at, text.len(), width, after_blank));
+        }
+        goes_on
+    }
+
     /// Whether `open`, the open text (at `at` in the message), renders as
     /// the element alone, whatever its inline content and the preview's
     /// edits at its end: for a quote, lines that all start with `>`; for a
@@ -674,6 +757,22 @@ fn item_content_indent(line: &str) -> Option<usize> {
             .first()
             .is_some_and(u8::is_ascii_alphanumeric))
     .then_some(line.len() - content.len())
+}
+
+/// Where the content of the item that `line` starts begins, when it is
+/// an item of a list marked `mark` with content on its line (not a
+/// thematic break, `- - -`; not indented code, five spaces after the
+/// marker): the indentation a line needs to go on with it.
+fn item_width(line: &str, mark: ItemMark) -> Option<usize> {
+    let indent = line.bytes().take_while(|&b| b == b' ').count();
+    let item = &line[indent..];
+    let (item_mark, rest) = preview::item_marker(item)?;
+    let content = rest.trim_start_matches(' ');
+    let spaces = rest.len() - content.len();
+    let rule = matches!(item_mark, ItemMark::Bullet(b'-' | b'*'))
+        && item.bytes().all(|b| b == item.as_bytes()[0] || b == b' ');
+    (indent <= 3 && item_mark == mark && (1..=4).contains(&spaces) && !content.is_empty() && !rule)
+        .then_some(line.len() - content.len())
 }
 
 /// Whether `line` is `>`, up to four spaces (no indented code), then a
@@ -1163,6 +1262,10 @@ mod tests {
             Just("\tw"),
             Just("  - x </ul>"),
             Just("> y </blockquote>"),
+            Just("  ```"),
+            Just("   ```"),
+            Just("  ~~~ z"),
+            Just("   - - -"),
         ];
         (first, prop::collection::vec(line, 0..10)).prop_map(|(first, lines)| {
             let mut text = format!("{first}\n");
@@ -1241,11 +1344,14 @@ mod tests {
             end_tags,
             read: Cell::new((usize::MAX, 0, 0)),
             first_line: Cell::new((usize::MAX, 0)),
+            item_read: Cell::new((usize::MAX, 0, 0, false)),
         }
     }
 
-    /// Where [`Container::is_one_child`] reads `text`'s lines as one
-    /// child, the parse finds no child after the first and no end; where
+    /// Where [`Container::is_one_child`] or
+    /// [`Container::goes_on_with_item`] (kept from prefix to prefix, tight
+    /// and loose) reads `text`'s lines as one child, the parse finds no
+    /// child after the first and no end; where
     /// [`Container::holds_one_element`] reads a prefix of it as the element
     /// alone (kept from prefix to prefix, as a stream grows its open
     /// text), the tail cut out of its render is what the check of the
@@ -1257,12 +1363,15 @@ mod tests {
         });
         let context = stream.context();
         let container = container_for(text, false);
+        let loose = container_for(text, true);
         let ends = text.match_indices('\n').map(|(at, _)| at + 1);
         for part in ends.map(|end| &text[..end]) {
-            if container.is_one_child(part) {
-                let shape = shape(&context, &container.opener(part), part);
-                assert!(shape.last_child.unwrap_or(0) == 0, "{part:?}");
-                assert_eq!(shape.seems_to_end(part), None, "{part:?}");
+            for container in [&container, &loose] {
+                if container.is_one_child(part) || container.goes_on_with_item(part, 0) {
+                    let shape = shape(&context, &container.opener(part), part);
+                    assert!(shape.last_child.unwrap_or(0) == 0, "{part:?}");
+                    assert_eq!(shape.seems_to_end(part), None, "{part:?}");
+                }
             }
         }
         let frontier = Frontier::Container(container.clone());
@@ -1285,6 +1394,33 @@ mod tests {
         assert_read_as_parsed("> a\n\n> b\n", RawHtml::Sanitize);
         assert_read_as_parsed("- a\n+ b\n", RawHtml::Sanitize);
         assert_read_as_parsed("- a </ul> <ul>\n  - b </ul>\n", passed);
+    }
+
+    /// An item's lines that are blank or indented to its content, a code
+    /// block's included, go on with it: no parse. Not a line indented
+    /// less, nor after a blank line while the list is tight (it may turn
+    /// loose), nor a tab, nor a thematic break that looks like an item.
+    #[test]
+    fn an_items_indented_lines_go_on_with_it() {
+        let steps = "1. Step.\n\n   ```rust\n   let a = 1;\n\n       b();\n   ```\n\n";
+        assert!(container_for(steps, true).goes_on_with_item(steps, 0));
+        assert!(!container_for(steps, false).goes_on_with_item(steps, 0));
+        assert!(container_for("- a\n  b\n    c\n", false).goes_on_with_item("- a\n  b\n    c\n", 0));
+        for (text, loose) in [
+            ("1. a\n\n   ```\n  b\n", true),
+            ("- a\n  ```\n\tb\n", true),
+            ("- - -\n  a\n", true),
+            ("-\ta\n  b\n", true),
+            ("1) a\n   b\n", true),
+        ] {
+            assert!(
+                !container_for(text, loose).goes_on_with_item(text, 0),
+                "{text:?}"
+            );
+        }
+        for text in [steps, "- a\n  ```\n  b\n\n  ```\n- c\n"] {
+            assert_read_as_parsed(text, RawHtml::Sanitize);
+        }
     }
 
     #[test]

@@ -213,19 +213,20 @@ impl Frontier {
             .or_else(|| Container::enter(context, open, complete))
     }
 
-    /// What the finished lines of `open` (its complete lines end at
-    /// `complete`; at the message's end, all of it) add inside the
-    /// element, and whether the block ended with them.
+    /// What the finished lines of `open` (at `at` in the message; its
+    /// complete lines end at `complete`; at the message's end, all of it)
+    /// add inside the element, and whether the block ended with them.
     pub(super) fn commit(
         &mut self,
         context: &RenderContext<'_>,
         open: &str,
+        at: usize,
         complete: usize,
         at_end: bool,
     ) -> Committed {
         match self {
             Frontier::Leaf(leaf) => leaf.commit(context, open, complete, at_end),
-            Frontier::Container(container) => container.commit(context, open, complete, at_end),
+            Frontier::Container(container) => container.commit(context, open, at, complete, at_end),
         }
     }
 

@@ -1244,7 +1244,13 @@ impl Stream {
         let Some(mut frontier) = self.frontier.take() else {
             return;
         };
-        let committed = frontier.commit(&self.context(), &self.open, complete, at_end);
+        let committed = frontier.commit(
+            &self.context(),
+            &self.open,
+            self.committed,
+            complete,
+            at_end,
+        );
         if committed.redo {
             // (A list's items were committed tight: they are committed
             // again inside the emptied element. At the end, where a
@@ -2432,6 +2438,29 @@ mod tests {
                 assert_cached_tail_is_whole(message, chunk, &Options::default());
             }
         }
+    }
+
+    /// A code block in a list item, through its closing fence: the fence
+    /// being typed is held back, the block once closed shows as it did
+    /// while blank lines follow, and what may not close it (too short,
+    /// text after it, indented less than the item or as code, a tab) is
+    /// rendered whole.
+    #[test]
+    fn cached_tail_closes_a_code_block_in_an_item_as_the_whole_tail_does() {
+        assert_cached_tails_are_whole(
+            &[
+                "1. Step.\n\n   ```rust\n   let a = 1;\n   ```\n\n2. Next.\n",
+                "1. Step.\n\n   ```rust\n   let a = 1;\n   ```   \n  \n\n   More.\n",
+                "- a\n  ````\n  b <c>\n  ```\n  ````` \n  d\n",
+                "- a\n  ```\n  b\n  ``` x\n  ```\n\n",
+                "- a\n  ```\n  b\n```\n  c\n",
+                "- a\n  ```\n  b\n      ```\n  ```\n",
+                "- a\n  ~~~\n  b\n\t~~~\n  c\n",
+                "1. a\n   ```\n   b\n   ```\n2. c\n\n   ```\n   d\n   ``\n   ```\n",
+                "10. a\n\n    ```\n    b\n       ```\n    ```\n",
+            ],
+            &[1, 2, 3, 5],
+        );
     }
 
     /// A full reference read as its link turns bracketed words after it

@@ -437,6 +437,8 @@ enum State {
         at: usize,
         head: String,
         fence_char: u8,
+        /// How many of them the fence has (a closing one has as many).
+        fence_len: usize,
         /// The spaces each line of the block loses: the fence's, a list
         /// item's content's included.
         indent: usize,
@@ -953,6 +955,7 @@ impl Tail {
                     at: line_start,
                     head: head.to_owned(),
                     fence_char: fence.char,
+                    fence_len: fence.len,
                     indent: fence.indent,
                     closing,
                     closers: closers.to_owned(),
@@ -1004,12 +1007,16 @@ impl Tail {
     }
 
     /// In a code block: the new text escaped onto it, unless one of its
-    /// lines might be the closing fence.
+    /// lines might be the closing fence. A closing fence being typed is
+    /// held back, as the preview holds it; once its line is complete, the
+    /// block shows as it did without it while only blank lines follow (a
+    /// closed code block shows as an open one with the same lines).
     fn code(&mut self, open: &str) -> Option<String> {
         let Some(State::Code {
             at,
             head,
             fence_char,
+            fence_len,
             indent,
             closing,
             closers,
@@ -1017,17 +1024,44 @@ impl Tail {
         else {
             return None;
         };
-        let from_line = open.get(..*at)?.find_last(b'\n').map_or(0, |i| i + 1);
-        let may_close = open[from_line..]
-            .split('\n')
-            .any(|line| line.trim_start_matches(' ').as_bytes().first() == Some(fence_char));
-        if may_close || has_any_byte(&open[*at..], b"\r\0") {
+        if has_any_byte(open.get(*at..)?, b"\r\0") {
             return None;
         }
+        // (After spaces or tabs: a tab-indented fence may close the block
+        // too, which only a whole render tells.)
+        let starts_fence = |line: &str| {
+            line.trim_start_matches([' ', '\t']).as_bytes().first() == Some(fence_char)
+        };
         // Whole lines join the block.
         let complete = open.find_last(b'\n').map_or(*at, |i| (i + 1).max(*at));
-        let partial = code_partial(&open[complete..], *indent, *closing)?;
-        head.push_str(&code_lines(&open[*at..complete], *indent)?);
+        let lines = &open[*at..complete];
+        if lines.split('\n').any(starts_fence) {
+            // (At a line that may close the block: it must close it, with
+            // nothing but blank lines after it.)
+            let fence_start = *at
+                + lines
+                    .split_inclusive('\n')
+                    .take_while(|line| !starts_fence(line))
+                    .map(str::len)
+                    .sum::<usize>();
+            let fence_end = fence_start + open[fence_start..].find('\n')? + 1;
+            let fence_line = &open[fence_start..fence_end];
+            let closes = closes_code(fence_line, *fence_char, *fence_len, *closing);
+            if !closes || !open[fence_end..].bytes().all(|b| b == b' ' || b == b'\n') {
+                return None;
+            }
+            head.push_str(&code_lines(&open[*at..fence_start], *indent)?);
+            *at = fence_start;
+            return Some(tail_in(&mut self.spare, &[head, closers]));
+        }
+        let last = &open[complete..];
+        let partial = match last.trim_start_matches(' ') {
+            // (A closing fence being typed, which the preview holds back.)
+            fence if !fence.is_empty() && fence.bytes().all(|b| b == *fence_char) => String::new(),
+            _ if starts_fence(last) => return None,
+            _ => code_partial(last, *indent, *closing)?,
+        };
+        head.push_str(&code_lines(lines, *indent)?);
         *at = complete;
         Some(tail_in(&mut self.spare, &[head, &partial, closers]))
     }
@@ -1473,6 +1507,22 @@ fn code_partial(line: &str, indent: usize, closing: (usize, usize)) -> Option<St
     let mut html = String::new();
     let _ = escape_html_body_text(&mut html, less_indent(line, indent)?);
     Some(html)
+}
+
+/// Whether `line` (with its newline) closes a code block fenced with
+/// `len` of `fence_char`, whose closing fence may be indented as
+/// `closing` says ([`closing_indent`]): known only when both bounds agree,
+/// three past the container's content column, which the line must reach
+/// (a line indented less, in a list item, ends the item instead).
+fn closes_code(line: &str, fence_char: u8, len: usize, closing: (usize, usize)) -> bool {
+    let (surely, at_most) = closing;
+    let spaces = line.bytes().take_while(|&b| b == b' ').count();
+    let rest = &line[spaces..];
+    let run = rest.bytes().take_while(|&b| b == fence_char).count();
+    surely == at_most
+        && (surely.saturating_sub(3)..=surely).contains(&spaces)
+        && run >= len
+        && rest[run..].bytes().all(|b| b == b' ' || b == b'\n')
 }
 
 /// Whether text typed after `c` goes on a word, as [`Typed::Words`] asks of

@@ -1381,7 +1381,11 @@ mod tests {
                 let shown = preview::preview(part);
                 let html = context.render_open(&shown.text, None, None).html;
                 let checked = frontier.inside_range(&html);
-                assert_eq!(frontier.tail_range(&html, part, 0), checked, "{part:?}");
+                assert_eq!(
+                    frontier.tail_range(&html, part, 0, false),
+                    checked,
+                    "{part:?}"
+                );
             }
         }
     }

@@ -358,12 +358,19 @@ impl Frontier {
     /// [`Frontier::inside_range`] of `html`, a render of the open text
     /// `open` (at `at` in the message) for the tail: when the open text of
     /// a list or quote reads as its element alone
-    /// ([`Container::holds_one_element`]), what is inside is not read
-    /// again to check that it stays inside.
-    pub(super) fn tail_range(&self, html: &str, open: &str, at: usize) -> Option<Range<usize>> {
+    /// ([`Container::holds_one_element`]), or `html` is a tail that stayed
+    /// inside with only text added in it (`stayed`), what is inside is not
+    /// read again to check that it stays inside.
+    pub(super) fn tail_range(
+        &self,
+        html: &str,
+        open: &str,
+        at: usize,
+        stayed: bool,
+    ) -> Option<Range<usize>> {
         let one = matches!(self, Frontier::Container(c) if c.holds_one_element(open, at));
         self.inside_range_if(html, |inner| {
-            one || never_closes_more(inner, self.end_tags())
+            stayed || one || never_closes_more(inner, self.end_tags())
         })
     }
 

@@ -311,6 +311,9 @@ pub struct Stream {
     tail: tail::Tail,
     /// What the tail may spend rendering (`budget.rs`).
     budget: budget::TailBudget,
+    /// The last tail rendered inside the frontier's element stayed inside
+    /// it (see [`Stream::framed_tail`]).
+    tail_stayed_inside: bool,
     /// `committed` and the open text's length when the tail last rendered:
     /// while the budget shows that tail again, its citations are that
     /// text's (the open text only grows until something commits).
@@ -434,6 +437,7 @@ impl Stream {
             tail: tail::Tail::default(),
             budget: budget::TailBudget::default(),
             tail_rendered_at: (0, 0),
+            tail_stayed_inside: false,
             since_mark: SinceMark::default(),
             deferred: false,
             reopened_to: 0,
@@ -637,9 +641,14 @@ impl Stream {
     /// through the caches, the element's own tags cut off.
     fn framed_tail(&mut self, opener: String, rendered: &Cell<usize>) -> String {
         let mut whole = self.cached_tail(Some(&opener), rendered);
+        // (A code block's tail with lines added stays inside as the one it
+        // extends did: code is escaped text.)
+        let stayed = self.tail.extends_code() && self.tail_stayed_inside;
         // (Cut out in its own buffer: a push allocates no tail.)
         let inside = self.frontier.as_ref();
-        match inside.and_then(|f| f.tail_range(&whole, &self.open, self.committed)) {
+        let range = inside.and_then(|f| f.tail_range(&whole, &self.open, self.committed, stayed));
+        self.tail_stayed_inside = range.is_some();
+        match range {
             Some(inside) => {
                 whole.truncate(inside.end);
                 whole.drain(..inside.start);
@@ -2461,6 +2470,39 @@ mod tests {
             ],
             &[1, 2, 3, 5],
         );
+    }
+
+    /// A list item's code block whose item's raw HTML, passed through,
+    /// closes the list: the tail rendered through the caches does not stay
+    /// inside the list's element, and a tail with code lines added to it
+    /// is checked as the one it extends was, not taken as staying inside
+    /// (sanitized, the same tails stay inside).
+    #[test]
+    fn a_code_tail_is_checked_as_the_tail_it_extends_was() {
+        for message in [
+            "- a </ul> <ul>\n\n  ```\n  b\n  c\n  ```\n\n- d\n",
+            "1. a </ol>\n   ```\n   b\n   c\n",
+        ] {
+            for (raw_html, stays) in [
+                (crate::RawHtml::DangerouslyPassThrough, false),
+                (crate::RawHtml::Sanitize, true),
+            ] {
+                let options = Options::default().with_raw_html(raw_html);
+                for chunk in 1..4 {
+                    assert_cached_tail_is_whole(message, chunk, &options);
+                }
+                let mut stream = Stream::new(options);
+                let mut extended = 0;
+                for byte in message.as_bytes().chunks(1) {
+                    stream.push_bytes(byte);
+                    if stream.tail.extends_code() {
+                        extended += 1;
+                        assert_eq!(stream.tail_stayed_inside, stays, "{:?}", stream.open);
+                    }
+                }
+                assert!(extended > 0, "no code tail extended: pin another message");
+            }
+        }
     }
 
     /// A full reference read as its link turns bracketed words after it

@@ -136,6 +136,9 @@ pub(super) struct Tail {
     spare: String,
     /// What typing does to the last tail: see [`Tail::typing`].
     typing: Typed,
+    /// The last tail is a code block's tail before it with code lines
+    /// added or held back: see [`Tail::extends_code`].
+    extends_code: bool,
 }
 
 /// What text typed after the last tail's text does to it (see
@@ -750,6 +753,7 @@ impl Tail {
     /// call (or anything, after [`Tail::reset`]).
     /// `line_start`: where the last line of `open` starts.
     pub(super) fn render(&mut self, open: &str, line_start: usize, render: &Render<'_>) -> String {
+        self.extends_code = false;
         let html = self.render_cached(open, line_start, render);
         self.typing = self.typed_after(open, line_start);
         html
@@ -772,6 +776,13 @@ impl Tail {
     /// [`Typing::Words`]: super::typing::Typing::Words
     pub(super) fn typing(&self) -> Typed {
         self.typing
+    }
+
+    /// Whether the last tail is the tail of a code block rendered whole
+    /// before, with escaped code lines added or held back since: the same
+    /// elements around them, only text inside the code element changed.
+    pub(super) fn extends_code(&self) -> bool {
+        self.extends_code
     }
 
     /// Forgets what [`Tail::typing`] says of the last tail: it was not the
@@ -864,7 +875,11 @@ impl Tail {
             Some(State::Inline(_)) if inline => self
                 .line_ended(open, line_start, render)
                 .or_else(|| self.paragraph_goes_on(open, line_start, render)),
-            Some(State::Code { .. }) => self.code(open),
+            Some(State::Code { .. }) => {
+                let html = self.code(open);
+                self.extends_code = html.is_some();
+                html
+            }
             Some(State::Table(_)) => self.table(open, line_start, render),
             _ => None,
         };

@@ -8,7 +8,8 @@
 //!
 //! So the tail earns [`CREDIT_PER_BYTE`] bytes of rendering for each byte
 //! pushed (and [`CREDIT_AT_START`] once), and spends, at each rendering,
-//! the bytes it rendered: **it renders only while the credit covers what
+//! the bytes it rendered, and the unsettled text it read again past a few
+//! words ([`reread_cost`]): **it renders only while the credit covers what
 //! its last rendering cost**; else the tail is the last one again, not
 //! rendered (the host shows what it showed), until the text pushed since
 //! pays for it. Every rendering starts with the credit at or above zero, so
@@ -30,6 +31,22 @@
 /// 243 crate READMEs pushed in 4-byte chunks waits (9 do, a byte at a
 /// time).
 pub(super) const CREDIT_PER_BYTE: usize = 32;
+
+/// Bytes of unsettled text a rendering may read again at no cost: the few
+/// words since a line's last settled one, in real text (see
+/// [`reread_cost`]).
+pub(super) const REREAD_FREE: usize = 128;
+
+/// What a rendering that read `reread` bytes of unsettled text again
+/// costs, besides the bytes it rendered: each byte past
+/// [`REREAD_FREE`] as a byte rendered. The preview and the tail's checks
+/// read that text whole at every rendering, even one that renders little
+/// or nothing new (a URL being typed holds its whole line back), so a
+/// line on which nothing settles costs its length at each rendering;
+/// real text settles word by word and reads a few words again.
+pub(super) fn reread_cost(reread: usize) -> usize {
+    reread.saturating_sub(REREAD_FREE)
+}
 
 /// Bytes of rendering the tail may spend before it has earned any: a long
 /// first paragraph typed byte by byte renders whole at every push.
@@ -158,6 +175,28 @@ mod tests {
             vouched_while_waiting, 0,
             "typing vouched for on a waiting tail"
         );
+    }
+
+    /// Finding 3's second kind (docs/fuzzing.md): a URL being typed holds
+    /// back its line whole, `*`s included, so the tail renders nothing new,
+    /// yet each rendering reads the line again. What it reads again costs
+    /// the budget too: the tail waits, and the line is not read at every
+    /// push.
+    #[test]
+    fn text_read_again_costs_the_budget() {
+        let message = ["https://test.com?", &"*".repeat(2000)].concat();
+        let mut stream = Stream::new(Options::default());
+        let mut appended = String::new();
+        let mut waited = 0;
+        for byte in message.as_bytes().chunks(1) {
+            let text = std::str::from_utf8(byte).expect("ASCII");
+            appended.push_str(&stream.push_deferred(text).append);
+            waited += usize::from(stream.budget.waiting().is_some());
+            stream.tail_change();
+        }
+        appended.push_str(&stream.finish().append);
+        assert_eq!(appended, render(&message, &Options::default()).html);
+        assert!(waited > message.len() / 2, "waited at {waited} pushes");
     }
 
     /// The test samples, real answers, are far from the budget, even a

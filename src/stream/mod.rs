@@ -588,9 +588,11 @@ impl Stream {
     /// Its cost is bounded by what changed since the last call, mostly:
     /// plain words are added to the HTML kept from the last call. Over a
     /// message, tails render at most 64 KiB plus 32 bytes per byte pushed
-    /// (and one rendering more): past that, the tail is the last one again
-    /// until the text pushed since pays for the next (docs/streaming.md,
-    /// "The tail's budget"). Real answers stay far below it.
+    /// (and one rendering more), the unsettled text they read again past a
+    /// few words counted as rendered: past that, the tail is the last one
+    /// again until the text pushed since pays for the next
+    /// (docs/streaming.md, "The tail's budget"). Real answers stay far
+    /// below it.
     pub fn tail(&mut self) -> String {
         let mut tail = String::new();
         self.tail_into(&mut tail);
@@ -688,7 +690,7 @@ impl Stream {
             ),
             None => (Cow::Borrowed(self.open.as_str()), self.line_start),
         };
-        self.tail.render(&text, line_start, &|text, after| {
+        let tail = self.tail.render(&text, line_start, &|text, after| {
             rendered.set(rendered.get() + text.len());
             if let Some(html) = known_rendering(text) {
                 let index = after.unwrap_or(context.index);
@@ -696,7 +698,9 @@ impl Stream {
             }
             let written = context.render_open(text, after, None);
             (written.html, written.index)
-        })
+        });
+        rendered.set(rendered.get() + budget::reread_cost(self.tail.reread()));
+        tail
     }
 
     /// [`Stream::tail`] written into `out`, replacing what it held: the

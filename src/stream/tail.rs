@@ -139,6 +139,9 @@ pub(super) struct Tail {
     /// The last tail is a code block's tail before it with code lines
     /// added or held back: see [`Tail::extends_code`].
     extends_code: bool,
+    /// The bytes of unsettled text the last rendering read again: see
+    /// [`Tail::reread`].
+    reread: usize,
 }
 
 /// What text typed after the last tail's text does to it (see
@@ -754,6 +757,7 @@ impl Tail {
     /// `line_start`: where the last line of `open` starts.
     pub(super) fn render(&mut self, open: &str, line_start: usize, render: &Render<'_>) -> String {
         self.extends_code = false;
+        self.reread = 0;
         let html = self.render_cached(open, line_start, render);
         self.typing = self.typed_after(open, line_start);
         html
@@ -776,6 +780,16 @@ impl Tail {
     /// [`Typing::Words`]: super::typing::Typing::Words
     pub(super) fn typing(&self) -> Typed {
         self.typing
+    }
+
+    /// The bytes of text the last rendering read again past a settled
+    /// line's settled point: the line's text since its last settled word,
+    /// which the preview and the tail's checks read whole at each
+    /// rendering. A few words in real text; a whole line where no word
+    /// settles (4 KiB of `*a_ `), which costs the preview its length at
+    /// every push though little is rendered (see `budget.rs`).
+    pub(super) fn reread(&self) -> usize {
+        self.reread
     }
 
     /// Whether the last tail is the tail of a code block rendered whole
@@ -1370,6 +1384,7 @@ impl Tail {
             return None;
         };
         let pending = open.get(line.at..)?;
+        self.reread += pending.len();
         let classes = byte_classes(pending);
         // A heading's `#` may close it; a `]` or `)` without its opener
         // here may pair with one in the settled text (for the preview).

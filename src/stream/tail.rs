@@ -39,6 +39,8 @@
 //! render. What the states read off text and HTML (where words end, what
 //! is plain or settled, the parts of a rendering) is in `text`.
 
+use std::cell::Cell;
+
 use pulldown_cmark_escape::escape_html_body_text;
 
 mod outline;
@@ -1183,17 +1185,30 @@ impl Tail {
         // the settled end must be left as it is.
         // (A cite tag left open on an earlier line of the block takes in
         // what comes after it.)
-        let block_is_settled = |at: usize| block_is_settled(open, at);
+        // (The block read whole and found unsettled is not read again
+        // until the line has grown: where nothing settles, `[ a_` over and
+        // over, it was read at every push.)
+        let unsettled = Cell::new(false);
+        let block_is_settled = |at: usize| {
+            let settled = block_is_settled(open, at);
+            unsettled.set(unsettled.get() || !settled);
+            settled
+        };
         let by_words = word_boundary(line)
             .map(|boundary| line_start + boundary)
             .filter(|&at| line_is_settled(&open[line_start..at]) && block_is_settled(at));
-        let (at, stand_in) = match by_words {
-            Some(at) => (at, ""),
-            None => (line_start + inline_content_start(line)?, CONTENT_STAND_IN),
+        let start = match by_words {
+            Some(at) => Some((at, "")),
+            None => inline_content_start(line)
+                .map(|start| (line_start + start, CONTENT_STAND_IN))
+                .filter(|&(at, _)| block_is_settled(at)),
         };
-        if !stand_in.is_empty() && !block_is_settled(at) {
+        let Some((at, stand_in)) = start else {
+            if unsettled.get() {
+                self.failed_at = Some((line_start, open.len()));
+            }
             return None;
-        }
+        };
         let settled = &open[..at];
         let (html, index) = self
             .list_head(open, line_start, render)

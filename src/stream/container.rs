@@ -155,7 +155,8 @@ impl Container {
         {
             (*loose, *blank_before, *committed) = (false, false, false);
         }
-        // (Read while the list was loose.)
+        // (What was read while the list was loose need not hold of it
+        // tight.)
         self.item_read.set((usize::MAX, 0, 0, false));
     }
 

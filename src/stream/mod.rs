@@ -2476,6 +2476,22 @@ mod tests {
         );
     }
 
+    /// A fence on a list item's first line (`- ````), which the preview
+    /// does not see: its closing fence is no opening one, and the lines
+    /// after it are the item's text, not code. (The cached tail showed
+    /// `  [1]` as code where the whole tail showed a citation; found by the
+    /// property tests at 30,000 cases.)
+    #[test]
+    fn cached_tail_closes_a_fence_opened_on_an_items_line() {
+        assert_cached_tails_are_whole(
+            &[
+                "- ```\n  ```\n    [1] **a**",
+                "1. - ~~~\n     ~~~\n     b [2]\n",
+            ],
+            &[1, 2, 3],
+        );
+    }
+
     /// A list item's code block whose item's raw HTML, passed through,
     /// closes the list: the tail rendered through the caches does not stay
     /// inside the list's element, and a tail with code lines added to it

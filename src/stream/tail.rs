@@ -48,7 +48,7 @@ mod text;
 
 use super::boundary::has_blank_line;
 use super::preview::{
-    after_blank_line, destinations_closed, has_label_end, is_delimiter_row, item_marker,
+    after_blank_line, destinations_closed, fence_of, has_label_end, is_delimiter_row, item_marker,
     last_block_start, open_destination, preview, preview_block_start, stand_in_header, ItemMark,
     Preview, RowHold,
 };
@@ -947,13 +947,14 @@ impl Tail {
                 hold,
                 html: html.to_owned(),
             });
-        } else if let Some(fence) = shown
-            .in_fence
-            .filter(|_| shown.text == open && !has_html_line(open))
-        {
+        } else if let Some(fence) = shown.in_fence.filter(|_| {
+            shown.text == open && !has_html_line(open) && !has_fenced_item(&open[..line_start])
+        }) {
             // The block must be the fence the preview sees open (an HTML
-            // block can hide a fence from it, and then its HTML may hold
-            // the same lines by chance): the HTML's code block holds
+            // block can hide a fence from it, and a list item's marker the
+            // fence after it, `- ```` on one line, whose closing fence the
+            // preview then takes for an opening one; and then the HTML may
+            // hold the same lines by chance): the HTML's code block holds
             // exactly the lines since the fence's, less its indentation.
             let marker = char::from(fence.char).to_string().repeat(3);
             let fence_line = open[..line_start]
@@ -1552,6 +1553,20 @@ fn code_partial(line: &str, indent: usize, closing: (usize, usize)) -> Option<St
     let mut html = String::new();
     let _ = escape_html_body_text(&mut html, less_indent(line, indent)?);
     Some(html)
+}
+
+/// Whether a line of `text` opens a fence after a list item's marker
+/// (`- ````, `1. - ~~~`), which the preview does not see.
+fn has_fenced_item(text: &str) -> bool {
+    text.lines().any(|line| {
+        let mut rest = line.trim_start_matches(' ');
+        let mut item = false;
+        while let Some((_, after)) = item_marker(rest) {
+            rest = after.trim_start_matches(' ');
+            item = true;
+        }
+        item && fence_of(rest).is_some()
+    })
 }
 
 /// Whether `line` (with its newline) closes a code block fenced with

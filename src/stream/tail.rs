@@ -1067,17 +1067,15 @@ impl Tail {
         // Whole lines join the block.
         let complete = open.find_last(b'\n').map_or(*at, |i| (i + 1).max(*at));
         let lines = &open[*at..complete];
-        if lines.split('\n').any(starts_fence) {
+        let mut line_end = *at;
+        let fence_line = lines.split_inclusive('\n').find_map(|line| {
+            line_end += line.len();
+            starts_fence(line).then_some((line_end - line.len(), line))
+        });
+        if let Some((fence_start, fence_line)) = fence_line {
             // (At a line that may close the block: it must close it, with
             // nothing but blank lines after it.)
-            let fence_start = *at
-                + lines
-                    .split_inclusive('\n')
-                    .take_while(|line| !starts_fence(line))
-                    .map(str::len)
-                    .sum::<usize>();
-            let fence_end = fence_start + open[fence_start..].find('\n')? + 1;
-            let fence_line = &open[fence_start..fence_end];
+            let fence_end = fence_start + fence_line.len();
             let closes = closes_code(fence_line, *fence_char, *fence_len, *closing);
             if !closes || !open[fence_end..].bytes().all(|b| b == b' ' || b == b'\n') {
                 return None;

@@ -83,4 +83,6 @@ pub use options::{
 };
 pub use render::{render, Rendered};
 pub use source::Source;
-pub use stream::{CodeLine, Patch, Step, Stream, StreamedHtml, TailChange, Typing};
+pub use stream::{
+    CodeLine, ItemCode, ItemLine, Patch, Step, Stream, StreamedHtml, TailChange, Typing,
+};

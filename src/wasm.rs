@@ -15,7 +15,9 @@
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
-use crate::{CodeLine, Options, Patch, Rendered, Step, Stream, TailChange, Typing};
+use crate::{
+    CodeLine, ItemCode, ItemLine, Options, Patch, Rendered, Step, Stream, TailChange, Typing,
+};
 
 /// A result in parts: HTML (`html` of a render, `append` of a patch), a
 /// patch's `steps`, `tail`, `rewind`, `mark` and `empty`, and the
@@ -223,9 +225,13 @@ impl WasmStream {
     /// or blank line, its point being 0 deep before nothing, the line
     /// there instead (0 [`CodeLine::Settled`], 1 [`CodeLine::Blank`]) and
     /// the fence's character code above (0: none); for
-    /// [`Typing::CodeIn`], kind 1 and line 3, then its point's depth in
-    /// the next 6 bits and its `before` above them. (A point past what that
-    /// holds, which no tail reaches, is 0: pushed.)
+    /// [`Typing::CodeIn`] (at a settled line), kind 1 and line 3, then its
+    /// point's depth in the next 6 bits, the block's indentation in the 6
+    /// above (0: line breaks are pushed, [`ItemCode`]), its closing
+    /// indentation less that in the 2 above, whether its fence is `~` in
+    /// the next, and its point's `before` above. (A point or a block past
+    /// what that holds, which no tail reaches, is 0: pushed; a block, no
+    /// block.)
     pub fn typing(&self) -> u32 {
         let typing = self.inner.typing();
         // (The bits below the point's depth, where the depth goes, and how
@@ -238,7 +244,11 @@ impl WasmStream {
                 let blank = u32::from(line == CodeLine::Blank);
                 return 1 | blank << 2 | fence.map_or(0, u32::from) << 8;
             }
-            Typing::CodeIn { .. } => (1 | 3 << 2, 8, 18),
+            Typing::CodeIn {
+                block,
+                line: ItemLine::Settled,
+                ..
+            } => (1 | 3 << 2 | item_code_bits(block) << 14, 8, 9),
             Typing::Words { .. } => (2, 2, 24),
             Typing::HeldRow => (3, 2, 24),
             _ => return 0,
@@ -248,7 +258,7 @@ impl WasmStream {
             let before = u32::try_from(before)
                 .ok()
                 .filter(|&before| before < 1 << before_bits)?;
-            Some(head | depth << depth_at | before << (depth_at + 6))
+            Some(head | depth << depth_at | before << (32 - before_bits))
         });
         packed.unwrap_or(0)
     }
@@ -407,4 +417,20 @@ impl Committed {
         meta.extend(steps);
         Ok(Committed { text, meta })
     }
+}
+
+/// [`ItemCode`] in 9 bits, as [`WasmStream::typing`] packs it: the
+/// indentation in the low 6 (0: none), the closing indentation less it in
+/// the next 2, whether the fence is `~` above; 0 for a block past that.
+fn item_code_bits(block: Option<ItemCode>) -> u32 {
+    let bits = block.and_then(|block| {
+        let indent = u32::try_from(block.indent)
+            .ok()
+            .filter(|&i| 0 < i && i < 1 << 6)?;
+        let closing = u32::try_from(block.closing.checked_sub(block.indent)?)
+            .ok()
+            .filter(|&c| c < 1 << 2)?;
+        Some(indent | closing << 6 | u32::from(block.fence == '~') << 8)
+    });
+    bits.unwrap_or(0)
 }

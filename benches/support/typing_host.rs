@@ -1,7 +1,7 @@
 //! A host that shows typing itself, as the npm package's glue does
 //! (docs/streaming.md, "Typing shown by the host"): what [`Stream::typing`]
 //! vouches for stays with the host, which shows what of it
-//! [`Typing::shown`] keeps, and is pushed with [`Stream::push_shown`]
+//! [`Typing::shown`] keeps, as [`Typing::display`] makes it, and is pushed with [`Stream::push_shown`]
 //! before anything else; everything else is pushed, and the tail's change
 //! asked for. The shapes bench (`TAIL=typed`) and `examples/stream_cost`
 //! (`typed`) stream with it.
@@ -15,6 +15,9 @@ pub struct TypingHost {
     typed: String,
     /// How much of `typed` the host shows.
     handed: usize,
+    /// Whether what it shows of it ends a line (whose indentation an item's
+    /// code block drops).
+    line_start: bool,
     /// Pushes that went to the stream (a call into wasm, in JavaScript).
     pub crossings: usize,
 }
@@ -26,6 +29,7 @@ impl TypingHost {
             typing: Typing::Pushed,
             typed: String::new(),
             handed: 0,
+            line_start: false,
             crossings: 0,
         }
     }
@@ -38,9 +42,13 @@ impl TypingHost {
             self.typing = next;
             self.typed.push_str(piece);
             // (What shows of the typing since what showed goes after it.)
-            let shown = self.typing.shown(&self.typed[self.handed..]).len();
-            self.handed += shown;
-            return shown;
+            let shown = self.typing.shown(&self.typed[self.handed..]);
+            let bytes = self.typing.display(shown, self.line_start).len();
+            if !shown.is_empty() {
+                self.line_start = shown.ends_with('\n');
+            }
+            self.handed += shown.len();
+            return bytes;
         }
         self.crossings += 1;
         if self.handed == 0 && !self.typed.is_empty() {
@@ -77,6 +85,7 @@ impl TypingHost {
             apply(&self.stream.push_shown(&self.typed, self.handed));
             self.typed.clear();
             self.handed = 0;
+            self.line_start = false;
         }
     }
 }

@@ -107,7 +107,8 @@ const MARK = 2;
 // 6, its `before` above; for a code line, the line's state in the next 6
 // and the fence's character code above them instead, or, for a code line
 // inside the tail's element (line IN_ELEMENT), the point's depth in the 6
-// above the line and its `before` above them).
+// above the line, its block in the 9 above (`blockOf`) and its `before` in
+// the last 9).
 const VERBATIM = 1;
 const WORDS = 2;
 const HELD_ROW = 3;
@@ -130,22 +131,32 @@ const URL_START = /^(?:h(?:t(?:t(?:ps?:?)?)?)?|w{1,3})$/;
 const SETTLED = 0;
 const BLANK = 1;
 const FENCE = 2;
-// A settled code line of a code block inside the tail's element (a list
-// item's, `Typing::CodeIn`): only text without a line break shows as typed.
+// A code line of a code block inside the tail's element (a list item's,
+// `Typing::CodeIn`, `ItemLine`): settled, it shows as typed, less the
+// block's indentation after a line break; a line of spaces only is held
+// back (IN_SPACES + how many) while they may be a closing fence's
+// indentation, and shows past it (IN_SHOWN_SPACES); spaces, then the
+// fence's character only, are held back (IN_FENCE).
 const IN_ELEMENT = 3;
+const IN_FENCE = 4;
+const IN_SHOWN_SPACES = 5;
+const IN_SPACES = 8;
 /** Typing `text` pushes it (`Typing::after` gives `Pushed`). */
 const PUSHED = -1;
 
 /**
- * What typing `text` does (`Typing::after`): for a code line, the line's
- * state after it (from `line`, in a block that `fence`, a character code,
- * closes: 0 when line breaks are pushed); for the others, `line` again;
- * `PUSHED` when `text` goes to the stream.
+ * What typing `text` does (`Typing::after`), `typing` being
+ * `WasmStream.typing()`: for a code line, the line's state after it (from
+ * `line`, in a block that `fence`, a character code, closes: 0 when line
+ * breaks are pushed); for the others, `line` again; `PUSHED` when `text`
+ * goes to the stream.
  */
-function typingAfter(kind, fence, line, text) {
+function typingAfter(typing, line, text) {
+  const kind = typing & 3;
+  const fence = typing >>> 8;
   if (kind === WORDS) return WORD_TEXT.test(text) ? line : PUSHED;
   if (kind === HELD_ROW) return /[\n\r]/.test(text) ? PUSHED : line;
-  if (line === IN_ELEMENT) return NOT_VERBATIM.test(text) ? PUSHED : line;
+  if (line >= IN_ELEMENT) return inElementAfter(blockOf(typing), line, text);
   if (line === SETTLED && !NOT_VERBATIM.test(text)) return SETTLED;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -165,10 +176,73 @@ function typingAfter(kind, fence, line, text) {
   return line;
 }
 
+/**
+ * `typingAfter` on a code line inside the tail's element, in `block`
+ * (`blockOf`): the line's state after `text` (`ItemLine::after`).
+ */
+function inElementAfter(block, line, text) {
+  const indent = block & 0x3f;
+  const closing = indent + ((block >>> 6) & 3);
+  const fence = block & 0x100 ? 126 : 96;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 13 || c === 0 || c === 9 || (c >= 0xd800 && c <= 0xdfff)) return PUSHED;
+    if (line === IN_ELEMENT) {
+      if (c !== 10) continue;
+      // (Without a block, line breaks are pushed.)
+      if (!indent) return PUSHED;
+      line = IN_SPACES;
+    } else if (c === 10) {
+      return PUSHED;
+    } else if (line === IN_FENCE) {
+      if (c === 32) return PUSHED;
+      if (c !== fence) line = IN_ELEMENT;
+    } else if (c === 32) {
+      if (line !== IN_SHOWN_SPACES) line = line - IN_SPACES < closing ? line + 1 : IN_SHOWN_SPACES;
+    } else if (line === IN_SHOWN_SPACES) {
+      // (The tail holds a fence's character after spaces back: what shows would shrink.)
+      if (c === fence) return PUSHED;
+      line = IN_ELEMENT;
+    } else if (line - IN_SPACES < indent) {
+      // (Indented less than the block: the line may end the item.)
+      return PUSHED;
+    } else {
+      line = c === fence ? IN_FENCE : IN_ELEMENT;
+    }
+  }
+  return line;
+}
+
+/**
+ * The block of a code line inside the tail's element, from
+ * `WasmStream.typing()`: its indentation in the low 6 bits (0: line breaks
+ * are pushed), its closing fence's past it in the next 2, whether its fence
+ * is `~` above (`ItemCode`).
+ */
+function blockOf(typing) {
+  return (typing >>> 14) & 0x1ff;
+}
+
+/**
+ * What `shown`, text typed that shows, shows as (`Typing::display`): in a
+ * list item's code block, each line after a line break less the block's
+ * indentation (`typing`'s); `lineStart`: `shown` starts a line.
+ */
+function displayed(typing, line, shown, lineStart) {
+  const indent = line >= IN_ELEMENT ? blockOf(typing) & 0x3f : 0;
+  if (!indent || (!lineStart && !shown.includes("\n"))) return shown;
+  const text = lineStart ? "\n" + shown : shown;
+  const out = text.replaceAll("\n" + " ".repeat(indent), "\n");
+  return lineStart ? out.slice(1) : out;
+}
+
 /** What of `typed`, the text typed since the tail change or since what showed, the tail shows (`Typing::shown`; `line` after it). */
 function shownOf(kind, line, typed) {
   if (kind === HELD_ROW) return "";
-  if (kind === VERBATIM) return line === SETTLED || line === IN_ELEMENT ? typed : typed.slice(0, typed.lastIndexOf("\n") + 1);
+  if (kind === VERBATIM) {
+    const shows = line === SETTLED || line === IN_ELEMENT || line === IN_SHOWN_SPACES;
+    return shows ? typed : typed.slice(0, typed.lastIndexOf("\n") + 1);
+  }
   // (By hand, as `escapeText`: this runs at every push typed here.)
   let end = withoutSpacesAfter(typed, typed.length);
   for (let space = typed.lastIndexOf(" ", end - 1); space >= 0 && mayStartUrl(typed, space + 1, end); ) {
@@ -193,7 +267,7 @@ function mayStartUrl(text, start, end) {
 /** The typing point of `typing` (`WasmStream.typing()`), its `line` known: how deep into the tail, before how many of its last units. */
 function typingPoint(typing, line) {
   if ((typing & 3) === WORDS) return { depth: (typing >>> 2) & 0x3f, before: typing >>> 8 };
-  if ((typing & 3) === VERBATIM && line === IN_ELEMENT) return { depth: (typing >>> 8) & 0x3f, before: typing >>> 14 };
+  if ((typing & 3) === VERBATIM && line >= IN_ELEMENT) return { depth: (typing >>> 8) & 0x3f, before: typing >>> 23 };
   return { depth: 0, before: 0 };
 }
 
@@ -491,11 +565,13 @@ export function makeApi(createGlue, payload) {
     // first.
     /** `WasmStream.typing()` at the last tail change (0: push). */
     #typing = 0;
-    /** Where the code line being typed stands (`SETTLED`, `BLANK`, `FENCE`). */
+    /** Where the code line being typed stands (`SETTLED`, `BLANK`, `FENCE`; `IN_ELEMENT` …). */
     #line = SETTLED;
     /** Text typed so and not pushed yet; how much of it the host was handed; the rest of it. */
     #typed = "";
     #handed = 0;
+    /** What the host was handed of it ends a line (`displayed` reads the next line's indentation). */
+    #lineStart = false;
     // (Kept apart, so that a change reads only what came since the last:
     // reading the end of `#typed`, a rope of every chunk, would copy it whole.)
     #unhanded = "";
@@ -559,6 +635,7 @@ export function makeApi(createGlue, payload) {
       if (!typed) return NOTHING;
       this.#typed = "";
       this.#handed = 0;
+      this.#lineStart = false;
       this.#unhanded = "";
       this.#dirty = true;
       // (As UTF-8: see `WasmStream.pushShown`, which counts what showed in
@@ -583,7 +660,7 @@ export function makeApi(createGlue, payload) {
     #withTyping(tail) {
       const typing = this.#typing;
       const kind = typing & 3;
-      const html = escapeText(shownOf(kind, this.#line, this.#typed));
+      const html = escapeText(displayed(typing, this.#line, shownOf(kind, this.#line, this.#typed), false));
       const at = tail.length - typingPoint(typing, this.#line).before;
       return tail.slice(0, at) + html + tail.slice(at);
     }
@@ -603,7 +680,7 @@ export function makeApi(createGlue, payload) {
     pushDeferred(chunk) {
       this.#check("pushDeferred", true);
       const text = this.#take(chunk);
-      const line = this.#typing && text ? typingAfter(this.#typing & 3, this.#typing >>> 8, this.#line, text) : PUSHED;
+      const line = this.#typing && text ? typingAfter(this.#typing, this.#line, text) : PUSHED;
       // (Code lines typed here are pushed once they make a few KiB: what is
       // kept here, and the tail the host shows, stay small.)
       if (line !== PUSHED && !(this.#typed.length >= PUSH_LINES_AT && text.includes("\n"))) {
@@ -646,7 +723,8 @@ export function makeApi(createGlue, payload) {
         // (What shows of the typing since the last change shows after what showed before.)
         const shown = shownOf(kind, this.#line, this.#unhanded);
         if (!shown) return undefined;
-        const html = escapeText(shown);
+        const html = escapeText(displayed(typing, this.#line, shown, this.#lineStart));
+        this.#lineStart = shown.charCodeAt(shown.length - 1) === 10;
         this.#handed += shown.length;
         this.#unhanded = this.#unhanded.slice(shown.length);
         const insert = this.#trusted ? trustedHTML(html) : html;
@@ -660,7 +738,9 @@ export function makeApi(createGlue, payload) {
           // a patch push it): the stream's tail again, with the typing.
           inner.tailChange();
           const replace = this.#withTyping(inner.tail());
-          this.#handed = shownOf(this.#typing & 3, this.#line, this.#typed).length;
+          const shown = shownOf(this.#typing & 3, this.#line, this.#typed);
+          this.#handed = shown.length;
+          this.#lineStart = shown.charCodeAt(shown.length - 1) === 10;
           this.#unhanded = this.#typed.slice(this.#handed);
           const change = { replace: this.#trusted ? trustedHTML(replace) : replace };
           return this.#trusted ? Object.freeze(change) : change;

@@ -509,13 +509,22 @@ impl Container {
     /// that are blank or indented to that content. Every such line is the
     /// item's, whatever block it is in (a code block's lines, a nested
     /// list, a paragraph after a blank line), so nothing of it is final
-    /// yet. While the list is tight, a blank line before content may make
-    /// it loose, which the parse decides. (A list's item holding a long
-    /// code block was parsed again at every line.)
+    /// yet. While the list is tight and items of it were committed, a blank
+    /// line before content may make it loose, which the parse decides (the
+    /// items are committed again); before, the item is the list's first,
+    /// and nothing of the list is final either way. (A list's item holding
+    /// a long code block was parsed again at every line.)
     fn goes_on_with_item(&self, text: &str, at: usize) -> bool {
-        let Kind::List { loose, mark, .. } = self.kind else {
+        let Kind::List {
+            loose,
+            committed,
+            mark,
+            ..
+        } = self.kind
+        else {
             return false;
         };
+        let after_blank_goes_on = loose || !committed;
         // (What was read before, when the text is still at `at`: its lines
         // up to `read_to` went on with the item; the open text only grows
         // while nothing is taken.)
@@ -536,6 +545,9 @@ impl Container {
             (first_end + 1, width)
         };
         let Some(lines) = text[from..].strip_suffix('\n') else {
+            if from == text.len() {
+                self.item_read.set((at, from, width, after_blank));
+            }
             return from == text.len();
         };
         if super::has_any_byte(lines, b"\r\t") {
@@ -548,12 +560,30 @@ impl Container {
             }
             let indented =
                 line.len() > width && line.as_bytes()[..width].iter().all(|&b| b == b' ');
-            indented && (loose || !after_blank)
+            indented && (after_blank_goes_on || !after_blank)
         });
         if goes_on {
             self.item_read.set((at, text.len(), width, after_blank));
         }
         goes_on
+    }
+
+    /// The content column of the list item that `text`, complete lines of
+    /// the list (at `at` in the message), goes on with, when a next line
+    /// indented to it, not blank, goes on with it too (see
+    /// [`Container::goes_on_with_item`]): then such a line commits nothing.
+    pub(super) fn item_going_on(&self, text: &str, at: usize) -> Option<usize> {
+        let Kind::List {
+            loose, committed, ..
+        } = self.kind
+        else {
+            return None;
+        };
+        if !self.goes_on_with_item(text, at) {
+            return None;
+        }
+        let (_, _, width, after_blank) = self.item_read.get();
+        (loose || !committed || !after_blank).then_some(width)
     }
 
     /// Whether `open`, the open text (at `at` in the message), renders as
@@ -1403,13 +1433,25 @@ mod tests {
 
     /// An item's lines that are blank or indented to its content, a code
     /// block's included, go on with it: no parse. Not a line indented
-    /// less, nor after a blank line while the list is tight (it may turn
-    /// loose), nor a tab, nor a thematic break that looks like an item.
+    /// less, nor after a blank line while the list is tight and items of
+    /// it were committed (it may turn loose), nor a tab, nor a thematic
+    /// break that looks like an item.
     #[test]
     fn an_items_indented_lines_go_on_with_it() {
         let steps = "1. Step.\n\n   ```rust\n   let a = 1;\n\n       b();\n   ```\n\n";
         assert!(container_for(steps, true).goes_on_with_item(steps, 0));
-        assert!(!container_for(steps, false).goes_on_with_item(steps, 0));
+        assert!(
+            container_for(steps, false).goes_on_with_item(steps, 0),
+            "the first item"
+        );
+        let mut tight = container_for(steps, false);
+        if let Kind::List { committed, .. } = &mut tight.kind {
+            *committed = true;
+        }
+        assert!(
+            !tight.goes_on_with_item(steps, 0),
+            "it may make the list loose"
+        );
         assert!(container_for("- a\n  b\n    c\n", false).goes_on_with_item("- a\n  b\n    c\n", 0));
         for (text, loose) in [
             ("1. a\n\n   ```\n  b\n", true),

@@ -415,6 +415,17 @@ impl Frontier {
         }
     }
 
+    /// The content column of the list item that `open` (at `at` in the
+    /// message; its complete lines end at `complete`) goes on with, when a
+    /// next line indented to it, not blank, commits nothing (see
+    /// [`Container::item_going_on`]).
+    pub(super) fn item_going_on(&self, open: &str, at: usize, complete: usize) -> Option<usize> {
+        match self {
+            Frontier::Leaf(_) => None,
+            Frontier::Container(container) => container.item_going_on(&open[..complete], at),
+        }
+    }
+
     /// Whether the line being typed at the end of `open` (whose complete
     /// lines end at `complete`) already starts the element's next child:
     /// then every child before it is final (a list's next item, see

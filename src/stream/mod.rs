@@ -58,7 +58,7 @@ use frontier::{fence_after_text, Frontier};
 use provisional::{Reading, StandIns};
 use raw_element::RawElement;
 use tail::Typed;
-pub use typing::{CodeLine, Typing};
+pub use typing::{CodeLine, ItemCode, ItemLine, Typing};
 
 /// What changed after a [`Stream::push`]: HTML to append for what is now
 /// final, the HTML of the unfinished end to show after it, and the
@@ -792,6 +792,10 @@ impl Stream {
     ///   them and words begun in them that may start a URL.
     /// - [`Typing::HeldRow`] on a table's row: text without a line break
     ///   or CR changes nothing (the row shows once its line ends).
+    /// - [`Typing::CodeIn`] on a code line of a block in a list item: as a
+    ///   fenced block's, at a typing point inside the item, each line
+    ///   shown less the block's indentation ([`Typing::display`]), and a
+    ///   line indented less than the block, or blank, pushed.
     ///
     /// # Examples
     /// ```
@@ -858,17 +862,31 @@ impl Stream {
                 .frontier
                 .as_ref()
                 .is_some_and(|f| f.types_item_alone(&self.open));
-        match &self.frontier {
+        match (&self.frontier, self.tail.typing()) {
             // (Code shows as typed: the tail's caches made no tail.)
-            Some(frontier) if frontier.tail_opener().is_none() => Typing::Pushed,
-            Some(frontier) if self.tail.typing() == Typed::HeldRow && frontier.is_table() => {
-                Typing::HeldRow
-            }
+            (Some(frontier), _) if frontier.tail_opener().is_none() => Typing::Pushed,
+            (Some(frontier), Typed::HeldRow) if frontier.is_table() => Typing::HeldRow,
             // (A code line in an item's code block, past its indentation
-            // and not a fence, decides nothing: only a line break commits.)
-            _ if self.tail.typing() == Typed::Code => {
+            // and not a fence, decides nothing, nor does a line break
+            // before a line with the item's indentation: the item goes on.)
+            (frontier, Typed::Code(block)) => {
                 let (depth, before) = change::typing_point(&self.shown_tail);
-                Typing::CodeIn { depth, before }
+                // (Line breaks, where the open list's item goes on with
+                // every line indented to the block: then they commit
+                // nothing.)
+                let going_on = |block: &ItemCode| {
+                    frontier
+                        .as_ref()
+                        .and_then(|f| f.item_going_on(&self.open, self.committed, self.line_start))
+                        .is_some_and(|width| width <= block.indent)
+                };
+                let block = block.filter(going_on);
+                Typing::CodeIn {
+                    depth,
+                    before,
+                    block,
+                    line: ItemLine::Settled,
+                }
             }
             _ if !decided => Typing::Pushed,
             // (A push of words may still commit what the last one did
@@ -876,7 +894,7 @@ impl Stream {
             _ if self.line_commit(self.open.len() - self.line_start) != LineCommit::Nothing => {
                 Typing::Pushed
             }
-            _ if self.tail.typing() == Typed::Words => {
+            (_, Typed::Words) => {
                 let (depth, before) = change::typing_point(&self.shown_tail);
                 // (The tail's text ends where the open text does.)
                 let text = &self.shown_tail[..self.shown_tail.len() - before];
@@ -892,7 +910,7 @@ impl Stream {
     /// Pushes `typed`, the text typed since the last [`Stream::tail_change`]
     /// (as [`Stream::typing`] [admits](Typing::admits) it), of which the host
     /// already shows the first `shown` bytes at the typing point, escaped
-    /// ([`Typing::shown`] of it): the next [`Stream::tail_change`] is to the
+    /// ([`Typing::shown`] of it, as [`Typing::display`] makes it): the next [`Stream::tail_change`] is to the
     /// tail with them. The code lines that typing ended are committed: the
     /// patch appends them, as the tail showed them, and
     /// [ends the tail](Patch::ends_tail). Text that was not typed so (not
@@ -907,7 +925,8 @@ impl Stream {
             Some((_, before)) if as_said && !patch.ends_tail() => {
                 let at = self.shown_tail.len().saturating_sub(before);
                 let mut escaped = String::new();
-                let _ = pulldown_cmark_escape::escape_html_body_text(&mut escaped, said);
+                let said = typing.display(said, false);
+                let _ = pulldown_cmark_escape::escape_html_body_text(&mut escaped, &said);
                 self.shown_tail.insert_str(at, &escaped);
             }
             _ => self.shown_unknown = true,
@@ -2487,6 +2506,22 @@ mod tests {
             &[
                 "- ```\n  ```\n    [1] **a**",
                 "1. - ~~~\n     ~~~\n     b [2]\n",
+            ],
+            &[1, 2, 3],
+        );
+    }
+
+    /// Fences the preview pairs otherwise than the parse: a fence indented
+    /// past three spaces (which the preview does not see) closed by one it
+    /// takes for an opening fence, and a line at the margin that ends the
+    /// item and its block, whose backticks open no fence.
+    #[test]
+    fn cached_tail_keeps_only_the_code_block_the_html_ends_with() {
+        assert_cached_tails_are_whole(
+            &[
+                "1. \n     ```1. a\n   ```\n    更[1] **a**",
+                "1. \n     ```\n   x\n   ```\n   x\n   y [1]",
+                "1. a\n   ```\n```rust````\n   \t````  ```  [1]",
             ],
             &[1, 2, 3],
         );

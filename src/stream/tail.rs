@@ -52,7 +52,7 @@ use super::preview::{
     last_block_start, open_destination, preview, preview_block_start, stand_in_header, ItemMark,
     Preview, RowHold,
 };
-use super::typing::is_word_char;
+use super::typing::{is_word_char, ItemCode};
 use super::{has_any_byte, has_fence_run, reaches_back, FindLast};
 use crate::cite::index::IndexBuilder;
 use crate::cite::marker::FILE_SEARCH_OPEN;
@@ -161,8 +161,11 @@ pub(super) enum Typed {
     HeldRow,
     /// Text without a line break, tab, CR or NUL adds itself, escaped: the
     /// tail ends in a code line of a list item's code block, past its
-    /// indentation and where it could close the block.
-    Code,
+    /// indentation and where it could close the block; line breaks too
+    /// when the block is given (see [`Typing::CodeIn`]).
+    ///
+    /// [`Typing::CodeIn`]: super::typing::Typing::CodeIn
+    Code(Option<ItemCode>),
 }
 
 /// The HTML of the open text before a line that starts an outline's item
@@ -838,6 +841,7 @@ impl Tail {
                 at,
                 indent,
                 fence_char,
+                closing: (surely, at_most),
                 ..
             }) if *indent > 0 && *at == line_start => {
                 let line = &open[line_start..];
@@ -846,7 +850,14 @@ impl Tail {
                     && code.bytes().next().is_some_and(|b| b != *fence_char)
                     && !has_any_byte(line, b"\r\0");
                 if settled {
-                    return Typed::Code;
+                    // (Where the closing fence's indentation is not known,
+                    // a line of spaces may show otherwise: line breaks are
+                    // pushed.)
+                    return Typed::Code((surely == at_most).then(|| ItemCode {
+                        indent: *indent,
+                        closing: *surely,
+                        fence: char::from(*fence_char),
+                    }));
                 }
             }
             _ => {}
@@ -956,15 +967,19 @@ impl Tail {
             // preview then takes for an opening one; and then the HTML may
             // hold the same lines by chance): the HTML's code block holds
             // exactly the lines since the fence's, less its indentation.
-            let marker = char::from(fence.char).to_string().repeat(3);
             let fence_line = open[..line_start]
                 .split_inclusive('\n')
                 .scan(0, |at, line| {
                     *at += line.len();
                     Some((*at - line.len(), *at, line))
                 })
-                .filter(|(_, _, line)| line.trim_start_matches(' ').starts_with(&marker))
-                .last();
+                .filter(|(_, _, line)| fence_of(line).is_some_and(|f| f.char == fence.char))
+                .last()
+                // (The last fence of its character must be the one the
+                // preview sees open: in `1. a\n   ```\n```a```, a
+                // paragraph the preview does not see ends the item and
+                // the block.)
+                .filter(|(_, _, line)| fence_of(line) == Some(fence));
             let content = fence_line.and_then(|(fence_start, start, _)| {
                 let (lines, last) = open[start..].split_at(line_start - start);
                 Some((code_lines(lines, fence.indent)?, last, fence_start))
@@ -979,7 +994,16 @@ impl Tail {
                 let closing = closing_indent(&open[..fence_start], fence.indent, in_item);
                 let partial = code_partial(last, fence.indent, closing)?;
                 let content = lines + &partial;
-                let head = (code[code_start..] == *content)
+                // (The block must be the HTML's last, open or followed by
+                // its item's and list's end tags only, and its content
+                // must say so: the preview, which does not see a fence
+                // indented past three spaces, takes `   ```` for an opening
+                // fence in `1. \n     ```\n   ```\n`, where it closes an
+                // empty block.)
+                let ends_html = closers[CODE_CLOSERS.len()..]
+                    .split_inclusive('\n')
+                    .all(|tag| matches!(tag, "</li>\n" | "</ol>\n" | "</ul>\n"));
+                let head = (ends_html && !content.is_empty() && code[code_start..] == *content)
                     .then(|| code.strip_suffix(partial.as_str()))
                     .flatten()?;
                 // (At the margin, nothing but the block's own end tags.)

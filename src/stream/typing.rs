@@ -21,8 +21,13 @@
 //! - a table's row, which shows once it is whole: text without a line
 //!   break changes nothing;
 //! - a code line of a code block in a list item, past its indentation:
-//!   text without a line break, tab, CR or NUL shows as itself, escaped,
-//!   before the end tags of the block and the item.
+//!   text without a tab, CR or NUL shows as itself, escaped, before the
+//!   end tags of the block and the item; each line after a line break
+//!   shows less the block's indentation, once it has it all and cannot
+//!   close the block (a line indented less, or blank, is pushed: it may
+//!   end the item).
+
+use std::borrow::Cow;
 
 use super::has_any_byte;
 use super::preview::url_being_typed;
@@ -73,8 +78,12 @@ pub enum Typing {
     HeldRow,
     /// A code line in a code block inside the tail's element (a list
     /// item's), past its indentation and where it could close the block:
-    /// text without a line break, tab, CR or NUL adds itself, HTML-escaped,
-    /// at the typing point (see [`TailChange::Insert`]).
+    /// text without a tab, CR or NUL adds what [`Typing::display`] makes
+    /// of what [`Typing::shown`] keeps of it, HTML-escaped, at the typing
+    /// point (see [`TailChange::Insert`]). Line breaks go so too where the
+    /// block's closing fence is known ([`ItemCode`]): the next line shows
+    /// less the block's indentation, once it has it all and cannot close
+    /// the block.
     ///
     /// [`TailChange::Insert`]: super::TailChange::Insert
     CodeIn {
@@ -82,7 +91,91 @@ pub enum Typing {
         depth: usize,
         /// How many bytes of the tail come after it (end tags).
         before: usize,
+        /// The block, when line breaks go as typing; `None` when they are
+        /// pushed.
+        block: Option<ItemCode>,
+        /// Where the line being typed stands.
+        line: ItemLine,
     },
+}
+
+/// A code block in a list item, as [`Typing::CodeIn`] types across its
+/// lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ItemCode {
+    /// The spaces each line loses: the item's content column, and the
+    /// fence's indentation past it. A line with fewer may end the item.
+    pub indent: usize,
+    /// Up to how many spaces a line of spaces only may be the closing
+    /// fence's indentation (three past the item's content column).
+    pub closing: usize,
+    /// The fence's character.
+    pub fence: char,
+}
+
+/// Where a code line being typed stands, for [`Typing::CodeIn`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ItemLine {
+    /// Past its spaces, and no fence: it shows as typed, less the block's
+    /// indentation.
+    Settled,
+    /// Spaces only so far, this many: held back while they may be a
+    /// closing fence's indentation, shown past it. Anything but a space
+    /// is pushed before the block's indentation (the line may end the
+    /// item), and so is a line break (a blank line) and the fence's
+    /// character past where a fence closes the block (the tail holds such
+    /// a line back).
+    Spaces(usize),
+    /// Spaces, then the fence's character only: held back, and a line
+    /// break or space after it is pushed (it may close the block).
+    Fence,
+}
+
+impl ItemLine {
+    /// The line after `text` is typed on it, in `block` (`None`: line
+    /// breaks are pushed); `None` when `text` is pushed.
+    #[inline]
+    fn after(mut self, block: Option<ItemCode>, text: &str) -> Option<ItemLine> {
+        for b in text.bytes() {
+            // (What a settled line does not take as typed is below CR.)
+            if self == ItemLine::Settled && b > b'\r' {
+                continue;
+            }
+            self = match (self, b) {
+                (_, b'\r' | b'\0' | b'\t') => return None,
+                (ItemLine::Settled, b'\n') => block.map(|_| ItemLine::Spaces(0))?,
+                (_, b'\n') => return None,
+                (ItemLine::Settled, _) => ItemLine::Settled,
+                (ItemLine::Spaces(spaces), b' ') => ItemLine::Spaces(spaces + 1),
+                (ItemLine::Spaces(spaces), b) => {
+                    let block = block?;
+                    match spaces >= block.indent {
+                        false => return None,
+                        true if char::from(b) != block.fence => ItemLine::Settled,
+                        true if spaces <= block.closing => ItemLine::Fence,
+                        true => return None,
+                    }
+                }
+                (ItemLine::Fence, b' ') => return None,
+                (ItemLine::Fence, b) => {
+                    match block.is_some_and(|block| char::from(b) == block.fence) {
+                        true => ItemLine::Fence,
+                        false => ItemLine::Settled,
+                    }
+                }
+            };
+        }
+        Some(self)
+    }
+
+    /// Whether the line shows as typed (less the block's indentation).
+    fn shows(self, block: Option<ItemCode>) -> bool {
+        match self {
+            ItemLine::Settled => true,
+            ItemLine::Spaces(spaces) => block.is_some_and(|block| spaces > block.closing),
+            ItemLine::Fence => false,
+        }
+    }
 }
 
 /// Where a code line being typed stands, for [`Typing::Verbatim`]: a line
@@ -222,7 +315,20 @@ impl Typing {
             },
             Typing::Words { .. } if is_word_text(text) => self,
             Typing::HeldRow if !has_any_byte(text, b"\n\r") => self,
-            Typing::CodeIn { .. } if !has_any_byte(text, b"\n\r\t\0") => self,
+            Typing::CodeIn {
+                depth,
+                before,
+                block,
+                line,
+            } => match line.after(block, text) {
+                Some(line) => Typing::CodeIn {
+                    depth,
+                    before,
+                    block,
+                    line,
+                },
+                None => Typing::Pushed,
+            },
             _ => Typing::Pushed,
         }
     }
@@ -265,9 +371,39 @@ impl Typing {
                 }
                 text
             }
+            Typing::CodeIn { block, line, .. } if !line.shows(block) => {
+                &typed[..typed.rfind('\n').map_or(0, |at| at + 1)]
+            }
             Typing::HeldRow => "",
             _ => typed,
         }
+    }
+
+    /// What `shown`, text that [`Typing::shown`] keeps, shows as: itself,
+    /// but in a list item's code block, where each line after a line break
+    /// shows less the block's indentation; `line_start`: `shown` starts a
+    /// line (what showed before it ended with a line break). What shows of
+    /// a prefix of the text typed is a prefix of what shows of it.
+    pub fn display(self, shown: &str, line_start: bool) -> Cow<'_, str> {
+        let indent = match self {
+            Typing::CodeIn {
+                block: Some(block), ..
+            } if line_start || shown.contains('\n') => block.indent,
+            _ => return Cow::Borrowed(shown),
+        };
+        let mut out = String::with_capacity(shown.len());
+        for (i, line) in shown.split('\n').enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            // (A line that shows has the block's indentation at least.)
+            let cut = match i > 0 || line_start {
+                true => line.bytes().take(indent).take_while(|&b| b == b' ').count(),
+                false => 0,
+            };
+            out.push_str(&line[cut..]);
+        }
+        Cow::Owned(out)
     }
 
     /// Where typed text goes: how many elements deep into the tail, and
@@ -276,7 +412,7 @@ impl Typing {
         match self {
             Typing::Pushed => None,
             Typing::Verbatim { .. } | Typing::HeldRow => Some((0, 0)),
-            Typing::Words { depth, before } | Typing::CodeIn { depth, before } => {
+            Typing::Words { depth, before } | Typing::CodeIn { depth, before, .. } => {
                 Some((depth, before))
             }
         }
@@ -398,6 +534,77 @@ mod tests {
         let held = FENCED.after("x;\n ``");
         assert_eq!(held.shown(" ``"), "");
         assert_eq!(held.after("`y").shown(" ```y"), " ```y");
+    }
+
+    /// A line of a code block in a `1. ` item, its fence at the content.
+    const IN_ITEM: Typing = Typing::CodeIn {
+        depth: 3,
+        before: 26,
+        block: Some(ItemCode {
+            indent: 3,
+            closing: 6,
+            fence: '`',
+        }),
+        line: ItemLine::Settled,
+    };
+
+    /// What shows of `typed` on [`IN_ITEM`]; `None` when it is pushed.
+    fn item_shows(typed: &str) -> Option<String> {
+        let after = IN_ITEM.after(typed);
+        (after != Typing::Pushed).then(|| after.display(after.shown(typed), false).into_owned())
+    }
+
+    #[test]
+    fn an_items_code_lines_show_less_its_indentation() {
+        assert_eq!(item_shows("x < y;\n   z").as_deref(), Some("x < y;\nz"));
+        assert_eq!(item_shows("x;\n      y").as_deref(), Some("x;\n   y"));
+        assert_eq!(
+            item_shows("x;\n  ").as_deref(),
+            Some("x;\n"),
+            "held: indentation"
+        );
+        assert_eq!(
+            item_shows("x;\n      ").as_deref(),
+            Some("x;\n"),
+            "held: a closing fence's indentation"
+        );
+        assert_eq!(
+            item_shows("x;\n       ").as_deref(),
+            Some("x;\n    "),
+            "past where a fence closes the block"
+        );
+        assert_eq!(
+            item_shows("x;\n   ``").as_deref(),
+            Some("x;\n"),
+            "held: may close"
+        );
+        assert_eq!(item_shows("x;\n   ``x").as_deref(), Some("x;\n``x"));
+        assert_eq!(item_shows("x;\n   ~~~\n").as_deref(), Some("x;\n~~~\n"));
+        for pushed in [
+            "x;\n  y",
+            "x;\n\n",
+            "x;\n   \n",
+            "x;\n   ```\n",
+            "x;\n   ``` ",
+            "x;\n       `",
+            "x\ty",
+            "x\r\n",
+        ] {
+            assert_eq!(IN_ITEM.after(pushed), Typing::Pushed, "{pushed:?}");
+        }
+        // (Where the closing fence's indentation is not known.)
+        let unknown = Typing::CodeIn {
+            depth: 3,
+            before: 26,
+            block: None,
+            line: ItemLine::Settled,
+        };
+        assert!(unknown.admits("x < y"));
+        assert!(!unknown.admits("x;\n   y"));
+        // (The text since what showed gives what shows after it.)
+        let typing = IN_ITEM.after("x;\n   y;\n   z");
+        assert_eq!(typing.display("   y;\n   z", true), "y;\nz");
+        assert_eq!(typing.display("x;\n", false), "x;\n");
     }
 
     #[test]

@@ -188,6 +188,11 @@ pub fn code_markdown() -> impl Strategy<Value = String> {
         Just("- ".to_owned()),
         Just("> ".to_owned()),
         Just("\r\n".to_owned()),
+        // (An item's code block, and its lines: the item's indentation.)
+        Just("1. a\n   ```\n".to_owned()),
+        Just("- ~~~\n".to_owned()),
+        Just("\n   ".to_owned()),
+        Just("\n  ".to_owned()),
         "[a-z{}();é更😀]{1,5}",
     ];
     prop::collection::vec(part, 0..40).prop_map(|parts| parts.concat())

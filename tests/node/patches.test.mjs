@@ -283,8 +283,11 @@ test("typing shown by the glue (a code line, in a list item too, a table's row b
   const code = "```\nlet a = b < c && d > e;\n\n    if (x) {\n\tgo();\n ``x\n  \n}\n~~~\n```\n";
   // (An indented block: its lines' indentation is typed here, held back, then pushed with what follows it.)
   const indented = "Para.\n\n    fn main() {\n        let x = 1;\n      \n\n            y(x);\n   \t z\n    }\n   \nAfter indented.\n";
-  // (Code blocks in list items: a line's text typed here, its line break and the next line's indentation pushed.)
-  const steps = "1. Build:\n\n   ```sh\n   cargo build <x> && y\n     \t z\n  \n\n   ``x\n   ```\n\n2. Run:\n   ~~~\n   let a = b < c;\n   ~~~\n";
+  // (Code blocks in list items: lines typed here, less the item's indentation, held back while they may close the
+  // block or end the item (a line of spaces, a fence's character, a line indented less), pushed at a tab or blank line.)
+  const steps =
+    "1. Build:\n\n   ```sh\n   cargo build <x> && y\n     \t z\n  \n\n   ``x\n   ```\n\n2. Run:\n   ~~~\n   let a = b < c;\n" +
+    "       more(&a);\n          \n     ~~ x\n   ~~~\n\n- Nested:\n  - code:\n    ```\n    if (a) {\n      b();\n    }\n   ```\n";
   const answer = `Intro [1].\n\n${longCode(2_000)}\n${code}\n${indented}\n${steps}\n| a | b | c |\n|---|--:|---|\n${rows}\nAfter.\n`;
   for (const entry of [citemark, lite]) {
     for (const [size, every] of [[1, 1], [3, 2], [4, 3], [7, 5]]) typedByTheGlue(entry, "code and table", answer, {}, size, every, true);

@@ -424,12 +424,11 @@ impl Committed {
 /// the next 2, whether the fence is `~` above; 0 for a block past that.
 fn item_code_bits(block: Option<ItemCode>) -> u32 {
     let bits = block.and_then(|block| {
-        let indent = u32::try_from(block.indent)
-            .ok()
-            .filter(|&i| 0 < i && i < 1 << 6)?;
-        let closing = u32::try_from(block.closing.checked_sub(block.indent)?)
-            .ok()
-            .filter(|&c| c < 1 << 2)?;
+        let indent = u32::from(block.indent);
+        let closing = u32::from(block.closing.checked_sub(block.indent)?);
+        if indent == 0 || indent >= 1 << 6 || closing >= 1 << 2 {
+            return None;
+        }
         Some(indent | closing << 6 | u32::from(block.fence == '~') << 8)
     });
     bits.unwrap_or(0)

@@ -878,7 +878,7 @@ impl Stream {
                     frontier
                         .as_ref()
                         .and_then(|f| f.item_going_on(&self.open, self.committed, self.line_start))
-                        .is_some_and(|width| width <= block.indent)
+                        .is_some_and(|width| width <= usize::from(block.indent))
                 };
                 let block = block.filter(going_on);
                 Typing::CodeIn {

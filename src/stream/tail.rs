@@ -853,11 +853,14 @@ impl Tail {
                     // (Where the closing fence's indentation is not known,
                     // a line of spaces may show otherwise: line breaks are
                     // pushed.)
-                    return Typed::Code((surely == at_most).then(|| ItemCode {
-                        indent: *indent,
-                        closing: *surely,
-                        fence: char::from(*fence_char),
-                    }));
+                    let block = (surely == at_most).then(|| {
+                        Some(ItemCode {
+                            indent: u16::try_from(*indent).ok()?,
+                            closing: u16::try_from(*surely).ok()?,
+                            fence: char::from(*fence_char),
+                        })
+                    });
+                    return Typed::Code(block.flatten());
                 }
             }
             _ => {}
@@ -980,9 +983,16 @@ impl Tail {
                 // paragraph the preview does not see ends the item and
                 // the block.)
                 .filter(|(_, _, line)| fence_of(line) == Some(fence));
-            let content = fence_line.and_then(|(fence_start, start, _)| {
+            let content = fence_line.and_then(|(fence_start, start, line)| {
                 let (lines, last) = open[start..].split_at(line_start - start);
-                Some((code_lines(lines, fence.indent)?, last, fence_start))
+                // (A fence with an info string closes no block: it opens one.)
+                let info = line.trim_start_matches(' ')[fence.len..].trim();
+                Some((
+                    code_lines(lines, fence.indent)?,
+                    last,
+                    fence_start,
+                    !info.is_empty(),
+                ))
             });
             let state = html.rfind(CODE_CLOSERS).and_then(|end| {
                 let (code, closers) = html.split_at(end);
@@ -990,20 +1000,22 @@ impl Tail {
                 let code_start = code
                     .rfind("<code")
                     .and_then(|i| code[i..].find('>').map(|j| i + j + 1))?;
-                let (lines, last, fence_start) = content?;
+                let (lines, last, fence_start, opens) = content?;
                 let closing = closing_indent(&open[..fence_start], fence.indent, in_item);
                 let partial = code_partial(last, fence.indent, closing)?;
                 let content = lines + &partial;
                 // (The block must be the HTML's last, open or followed by
-                // its item's and list's end tags only, and its content
+                // its item's and list's end tags only, and what it holds
                 // must say so: the preview, which does not see a fence
                 // indented past three spaces, takes `   ```` for an opening
                 // fence in `1. \n     ```\n   ```\n`, where it closes an
-                // empty block.)
+                // empty block. Empty, it is the fence's when that fence
+                // has an info string.)
                 let ends_html = closers[CODE_CLOSERS.len()..]
                     .split_inclusive('\n')
                     .all(|tag| matches!(tag, "</li>\n" | "</ol>\n" | "</ul>\n"));
-                let head = (ends_html && !content.is_empty() && code[code_start..] == *content)
+                let holds = !content.is_empty() || opens;
+                let head = (ends_html && holds && code[code_start..] == *content)
                     .then(|| code.strip_suffix(partial.as_str()))
                     .flatten()?;
                 // (At the margin, nothing but the block's own end tags.)

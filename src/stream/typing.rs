@@ -105,10 +105,10 @@ pub enum Typing {
 pub struct ItemCode {
     /// The spaces each line loses: the item's content column, and the
     /// fence's indentation past it. A line with fewer may end the item.
-    pub indent: usize,
+    pub indent: u16,
     /// Up to how many spaces a line of spaces only may be the closing
     /// fence's indentation (three past the item's content column).
-    pub closing: usize,
+    pub closing: u16,
     /// The fence's character.
     pub fence: char,
 }
@@ -125,7 +125,7 @@ pub enum ItemLine {
     /// item), and so is a line break (a blank line) and the fence's
     /// character past where a fence closes the block (the tail holds such
     /// a line back).
-    Spaces(usize),
+    Spaces(u16),
     /// Spaces, then the fence's character only: held back, and a line
     /// break or space after it is pushed (it may close the block).
     Fence,
@@ -146,7 +146,7 @@ impl ItemLine {
                 (ItemLine::Settled, b'\n') => block.map(|_| ItemLine::Spaces(0))?,
                 (_, b'\n') => return None,
                 (ItemLine::Settled, _) => ItemLine::Settled,
-                (ItemLine::Spaces(spaces), b' ') => ItemLine::Spaces(spaces + 1),
+                (ItemLine::Spaces(spaces), b' ') => ItemLine::Spaces(spaces.saturating_add(1)),
                 (ItemLine::Spaces(spaces), b) => {
                     let block = block?;
                     match spaces >= block.indent {
@@ -295,6 +295,24 @@ pub(super) fn is_word_char(c: char) -> bool {
         )
 }
 
+/// `shown` with each line after a line break (and its first, when
+/// `line_start`) less `indent` spaces: a line that shows in a list item's
+/// code block has the block's indentation at least.
+fn less_indent(shown: &str, indent: usize, line_start: bool) -> String {
+    let mut out = String::with_capacity(shown.len());
+    for (i, line) in shown.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let cut = match i > 0 || line_start {
+            true => line.bytes().take(indent).take_while(|&b| b == b' ').count(),
+            false => 0,
+        };
+        out.push_str(&line[cut..]);
+    }
+    out
+}
+
 /// The bytes that a settled code line's tail does not show as typed,
 /// escaped: a new line (which may start a closing fence), a tab, a CR or
 /// NUL.
@@ -384,26 +402,16 @@ impl Typing {
     /// shows less the block's indentation; `line_start`: `shown` starts a
     /// line (what showed before it ended with a line break). What shows of
     /// a prefix of the text typed is a prefix of what shows of it.
+    #[inline]
     pub fn display(self, shown: &str, line_start: bool) -> Cow<'_, str> {
-        let indent = match self {
+        match self {
             Typing::CodeIn {
                 block: Some(block), ..
-            } if line_start || shown.contains('\n') => block.indent,
-            _ => return Cow::Borrowed(shown),
-        };
-        let mut out = String::with_capacity(shown.len());
-        for (i, line) in shown.split('\n').enumerate() {
-            if i > 0 {
-                out.push('\n');
+            } if line_start || shown.contains('\n') => {
+                Cow::Owned(less_indent(shown, usize::from(block.indent), line_start))
             }
-            // (A line that shows has the block's indentation at least.)
-            let cut = match i > 0 || line_start {
-                true => line.bytes().take(indent).take_while(|&b| b == b' ').count(),
-                false => 0,
-            };
-            out.push_str(&line[cut..]);
+            _ => Cow::Borrowed(shown),
         }
-        Cow::Owned(out)
     }
 
     /// Where typed text goes: how many elements deep into the tail, and

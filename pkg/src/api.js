@@ -112,8 +112,6 @@ const MARK = 2;
 const VERBATIM = 1;
 const WORDS = 2;
 const HELD_ROW = 3;
-/** What a settled code line's tail does not show as typed (and UTF-16 halves, which wasm would replace): read one by one. */
-const NOT_VERBATIM = /[\n\r\0\t\ud800-\udfff]/;
 /**
  * What a paragraph's line being typed takes as typed (`Typing::Words`): ASCII letters, digits,
  * spaces, `,` `;` `:` `?` `'` `"` `-` `%`, and `.` after an ASCII letter or digit but `w`
@@ -154,10 +152,10 @@ const PUSHED = -1;
 function typingAfter(typing, line, text) {
   const kind = typing & 3;
   const fence = typing >>> 8;
-  if (kind === WORDS) return WORD_TEXT.test(text) ? line : PUSHED;
+  if (kind === WORDS) return isWordText(text) ? line : PUSHED;
   if (kind === HELD_ROW) return /[\n\r]/.test(text) ? PUSHED : line;
   if (line >= IN_ELEMENT) return inElementAfter(blockOf(typing), line, text);
-  if (line === SETTLED && !NOT_VERBATIM.test(text)) return SETTLED;
+  if (line === SETTLED && isVerbatim(text)) return SETTLED;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 13 || c === 0 || (c >= 0xd800 && c <= 0xdfff)) return PUSHED;
@@ -174,6 +172,40 @@ function typingAfter(typing, line, text) {
     }
   }
   return line;
+}
+
+/**
+ * `WORD_TEXT.test(text)`, ASCII read by hand (a push is a few characters, which a loop reads faster
+ * than a regular expression; the crate's `is_ascii_word_byte`), the rest by the expression.
+ */
+function isWordText(text) {
+  let before = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) return WORD_TEXT.test(text);
+    const alnum = (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122);
+    // (Space , ; : ? ' " - %; `.` after an ASCII letter or digit but `w`.)
+    const word =
+      alnum ||
+      c === 32 || c === 44 || c === 59 || c === 58 || c === 63 || c === 39 || c === 34 || c === 45 || c === 37 ||
+      (c === 46 && before !== 0 && (before | 32) !== 119);
+    if (!word) return false;
+    before = alnum ? c : 0;
+  }
+  return true;
+}
+
+/**
+ * Whether a settled code line's tail shows `text` as typed: no line break, CR, NUL or tab, nor UTF-16
+ * halves, which wasm would replace. (By hand: a push is a few characters, which a loop reads faster than
+ * a regular expression.)
+ */
+function isVerbatim(text) {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c <= 13 ? c === 10 || c === 13 || c === 0 || c === 9 : c >= 0xd800 && c <= 0xdfff) return false;
+  }
+  return true;
 }
 
 /**
@@ -728,7 +760,8 @@ export function makeApi(createGlue, payload) {
         this.#handed += shown.length;
         this.#unhanded = this.#unhanded.slice(shown.length);
         const insert = this.#trusted ? trustedHTML(html) : html;
-        const change = { insert, ...typingPoint(typing, this.#line) };
+        const { depth, before } = typingPoint(typing, this.#line);
+        const change = { insert, depth, before };
         return this.#trusted ? Object.freeze(change) : change;
       }
       return this.#run("tailChange", undefined, (inner) => {

@@ -285,6 +285,21 @@ fn a_title_opened_on_the_next_line_keeps_the_definition_open() {
     }
 }
 
+/// A definition whose destination is Unicode whitespace (`\u{a0}`), kept
+/// as the stream committed it: its line break only is trimmed.
+#[test]
+fn a_definition_to_unicode_whitespace_stays_one() {
+    let md = "[a]:\u{a0}\n\n<cite id=\"a\">b</cite> [a]\n";
+    for size in 1..8 {
+        let (html, _) = stream(md, &chunked(md.len(), size), &Options::default());
+        assert_eq!(
+            html,
+            render(md, &Options::default()).html,
+            "{size}-byte chunks"
+        );
+    }
+}
+
 /// An invalid byte before a character split across chunks is replaced,
 /// and the split character still waits for its other bytes (issue 23).
 #[test]
@@ -521,7 +536,7 @@ fn indented_code_lines_go_as_typing_past_their_indentation() {
 fn code_lines_in_a_list_item_go_as_typing() {
     let md = "Steps:\n\n1. Build:\n\n   ```sh\n   cargo build <x> && y\n     \t z\n  \n\n   ``x\n   ```\n\
               \n2. Run:\n   ~~~\n   a\n       more(&a);\n          \n     ~~ x\n   ~~~\n\n\
-              - Nested:\n  - code:\n    ```\n    if (a) {\n      b();\n    }\n   ```\nAfter.\n";
+              - Nested:\n  - code:\n    ```\n    if (a) {\n      b();\n    }\n    \t```\n   ```\nAfter.\n";
     for size in 1..=8 {
         for offset in 0..size {
             let cuts: Vec<usize> = (offset..md.len()).step_by(size).collect();

@@ -18,10 +18,13 @@ use super::FindLast;
 use crate::parse::{is_inline_end, is_inline_tag};
 
 /// The last candidate cut in `text`: the start of a complete non-blank
-/// line that follows a blank line, or that starts a footnote definition
-/// (definitions written one per line, as models write them at the end,
-/// follow each other with no blank line); none before the line starting at
-/// `from` (its lines were looked at before).
+/// line that follows a blank line, or that starts a footnote definition,
+/// or a link reference definition after a line that starts one
+/// (definitions written one per line, as models and READMEs write them at
+/// the end, follow each other with no blank line; a link reference
+/// definition is one only where no paragraph goes on, which committing
+/// checks); none before the line starting at `from` (its lines were looked
+/// at before).
 pub(super) fn last_cut(text: &str, from: usize) -> Option<usize> {
     let complete = text.find_last(b'\n')? + 1;
     let mut line_end = complete;
@@ -32,8 +35,16 @@ pub(super) fn last_cut(text: &str, from: usize) -> Option<usize> {
             .find_last(b'\n')
             .map_or(0, |i| i + 1);
         let blank = is_blank(&text[line_start..line_end]);
-        if line_start > 0 && starts_footnote_definition(&text[line_start..line_end]) {
+        let line = &text[line_start..line_end];
+        if line_start > 0 && starts_footnote_definition(line) {
             return Some(line_start);
+        }
+        if line_start > 0 && starts_link_definition(line) {
+            let before = &text[..line_start - 1];
+            let previous = &before[before.find_last(b'\n').map_or(0, |i| i + 1)..];
+            if starts_link_definition(previous) || starts_footnote_definition(previous) {
+                return Some(line_start);
+            }
         }
         if blank {
             if let Some(start) = later_line_start {
@@ -54,6 +65,15 @@ fn starts_footnote_definition(line: &str) -> bool {
     line.strip_prefix("[^")
         .and_then(|rest| rest.split_once("]:"))
         .is_some_and(|(label, _)| !label.is_empty() && !label.contains(['[', ']', ' ', '\t']))
+}
+
+/// Whether `line` starts a link reference definition at the margin:
+/// `[label]:`, the label without brackets (nor a footnote's `^`).
+fn starts_link_definition(line: &str) -> bool {
+    line.strip_prefix('[')
+        .filter(|rest| !rest.starts_with('^'))
+        .and_then(|rest| rest.split_once("]:"))
+        .is_some_and(|(label, _)| !label.trim().is_empty() && !label.contains(['[', ']']))
 }
 
 /// A cut at the start of the last line, still being typed, when it
@@ -219,6 +239,11 @@ mod tests {
         );
         assert_eq!(last_cut("a\n\nb\n\nc\nd", 0), Some(6));
         assert_eq!(last_cut("a\nb\n", 0), None);
+        // (Link reference definitions one a line: after one another.)
+        assert_eq!(last_cut("[a]: /u\n[b]: /v\n", 0), Some(8));
+        assert_eq!(last_cut("a\n[b]: /v\n", 0), None);
+        assert_eq!(last_cut("[^a]: x\n[b]: /v\n", 0), Some(8));
+        assert_eq!(last_cut("[a]: /u\n[^b]: /v\n", 0), Some(8));
         assert_eq!(last_cut("a\n  \t\nb\n", 0), Some(6));
         assert_eq!(last_cut("", 0), None);
         assert_eq!(last_cut("\n\n", 0), None);

@@ -1649,7 +1649,10 @@ impl Stream {
     fn add_definitions(&mut self, definitions: Vec<String>) {
         self.links_by_reference |= !definitions.is_empty();
         for definition in definitions {
-            self.definitions.push_str(definition.trim_end());
+            // (Its line break only: Unicode whitespace, `\u{a0}`, may be
+            // its destination.)
+            self.definitions
+                .push_str(definition.trim_end_matches(['\n', '\r']));
             self.definitions.push('\n');
         }
         if !self.definitions.is_empty() && !self.definitions.ends_with("\n\n") {
@@ -1963,10 +1966,40 @@ impl RenderContext<'_> {
         );
         let events = self.parse(&text, base, &awaited, &by_reference);
         let all_definitions = marker_definitions(events.reference_definitions());
-        let definition_may_go_on = events
-            .reference_definitions()
-            .iter()
-            .any(|(_, d)| title_may_follow(text.get(d.span.end..).unwrap_or_default()));
+        // (Whether a definition may still take a title: one before the
+        // cut; one after it, what a link before it may resolve to.)
+        let cut_at = cut.map_or(usize::MAX, |(cut, _)| base + cut);
+        let mut goes_on_before = false;
+        let mut goes_on_after = Vec::new();
+        for (_, d) in events.reference_definitions().iter() {
+            if d.span.end > cut_at || title_may_follow(text.get(d.span.end..).unwrap_or_default()) {
+                match d.span.start < cut_at {
+                    true => goes_on_before = true,
+                    false => goes_on_after
+                        .push((d.dest.to_string(), d.title.clone().map(|t| t.to_string()))),
+                }
+            }
+        }
+        // (A link resolved to one of those has its destination and title.)
+        let links_to_later = Cell::new(false);
+        let notes_link = |(event, _): &(Event<'_>, Range<usize>)| {
+            if let Event::Start(
+                Tag::Link {
+                    dest_url, title, ..
+                }
+                | Tag::Image {
+                    dest_url, title, ..
+                },
+            ) = event
+            {
+                let (dest_url, title) = (dest_url.as_ref(), title.as_ref());
+                if goes_on_after.iter().any(|(dest, later)| {
+                    dest == dest_url && later.as_deref().unwrap_or_default() == title
+                }) {
+                    links_to_later.set(true);
+                }
+            }
+        };
         let new_definitions = match cut {
             Some((cut, _)) => {
                 definitions_within(events.reference_definitions(), &text, base..base + cut)
@@ -1985,7 +2018,9 @@ impl RenderContext<'_> {
             index,
         ) = match cut {
             Some((cut, reached)) => {
-                let events = UpTo::new(events, base + cut, reached).filter(keep);
+                let events = UpTo::new(events, base + cut, reached)
+                    .inspect(notes_link)
+                    .filter(keep);
                 let capacity = html_capacity(cut);
                 self.write_part(&text, events, index, all_definitions, capacity, &stand_ins)
             }
@@ -1997,6 +2032,13 @@ impl RenderContext<'_> {
         };
         let mut index = index;
         index.reads_by_reference |= by_reference.get();
+        // (A definition after the cut, typed on, changes only the links to
+        // it before; footnotes' text, which renders elsewhere, may hold
+        // some.)
+        let footnotes_before =
+            cut.is_some_and(|(cut, _)| open.get(..cut).unwrap_or(open).contains("[^"));
+        let definition_may_go_on = goes_on_before
+            || (!goes_on_after.is_empty() && (links_to_later.get() || footnotes_before));
         WrittenOpen {
             html,
             open_raw_html,
@@ -2181,8 +2223,9 @@ struct WrittenOpen {
     ambiguous_reference: Option<usize>,
     /// The source text of the definitions before the cut.
     new_definitions: Vec<String>,
-    /// A link reference definition ends the text: a title on the next
-    /// line would still change it.
+    /// A link reference definition ends the text, or the part before the
+    /// cut, or a part after it that a link before it resolves to: a title
+    /// on the next line would still change it.
     definition_may_go_on: bool,
     /// Where, in `html`, the end tag of the open raw element is, when the
     /// text closes it.
@@ -2509,6 +2552,47 @@ mod tests {
             ],
             &[1, 2, 3],
         );
+    }
+
+    /// Link reference definitions one a line, as messages and READMEs end
+    /// with them, are committed as each is followed by the next: the open
+    /// text holds the one being typed, not all of them (each push rendered
+    /// them all again). A title opened on the next line still keeps the
+    /// paragraph that links to it open
+    /// (`a_title_opened_on_the_next_line_keeps_the_definition_open`).
+    #[test]
+    fn definitions_one_a_line_commit_as_they_follow_each_other() {
+        let definitions: String = (0..40)
+            .map(|i| format!("[label {i}]: https://example.com/{i}/page\n"))
+            .collect();
+        let message = format!("See [label 3] and [label 30].\n\n{definitions}");
+        let mut stream = Stream::new(Options::default());
+        let mut html = StreamedHtml::default();
+        let mut longest = 0;
+        for chunk in message.as_bytes().chunks(4) {
+            html.apply(&stream.push_bytes(chunk));
+            longest = longest.max(stream.open.len());
+        }
+        html.apply(&stream.finish());
+        assert_eq!(html.html(), render(&message, &Options::default()).html);
+        assert!(longest < 100, "the open text reached {longest} bytes");
+        // (A definition a link before it resolves to, then a title for it.)
+        for message in [
+            "See [a].\n\n[b]: /v\n[a]: /u\n'\nt'\n",
+            "See [a] [b].\n\n[b]: /v\n[a]: /u\n(t)\n[c]: /w\n",
+            "[b]: /v\n[a]: /u\n\"t\"\n\nSee [a].\n",
+        ] {
+            for size in 1..6 {
+                let mut stream = Stream::new(Options::default());
+                let mut html = StreamedHtml::default();
+                for chunk in message.as_bytes().chunks(size) {
+                    html.apply(&stream.push_bytes(chunk));
+                }
+                html.apply(&stream.finish());
+                let whole = render(message, &Options::default()).html;
+                assert_eq!(html.html(), whole, "{message:?} in {size}-byte chunks");
+            }
+        }
     }
 
     /// Fences the preview pairs otherwise than the parse: a fence indented

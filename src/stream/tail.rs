@@ -846,8 +846,13 @@ impl Tail {
             }) if *indent > 0 && *at == line_start => {
                 let line = &open[line_start..];
                 let code = line.trim_start_matches(' ');
+                // (Not a tab after the spaces: a fence after it may close
+                // the block, which the tail holds back.)
                 let settled = line.len() - code.len() >= *indent
-                    && code.bytes().next().is_some_and(|b| b != *fence_char)
+                    && code
+                        .bytes()
+                        .next()
+                        .is_some_and(|b| b != *fence_char && b != b'\t')
                     && !has_any_byte(line, b"\r\0");
                 if settled {
                     // (Where the closing fence's indentation is not known,

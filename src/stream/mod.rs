@@ -2606,6 +2606,9 @@ mod tests {
                 "1. \n     ```1. a\n   ```\n    更[1] **a**",
                 "1. \n     ```\n   x\n   ```\n   x\n   y [1]",
                 "1. a\n   ```\n```rust````\n   \t````  ```  [1]",
+                // (A blank line with a tab, which the render shows as it
+                // says.)
+                "1. \n1. a\n   ```\n    ```rust\n   \t \n   b\n",
             ],
             &[1, 2, 3],
         );

@@ -1580,6 +1580,10 @@ fn closing_indent(before_fence: &str, fence_indent: usize, in_item: bool) -> (us
 /// where that is not known.
 fn code_partial(line: &str, indent: usize, closing: (usize, usize)) -> Option<String> {
     let spaces = line.bytes().take_while(|&b| b == b' ').count();
+    // (A blank line with a tab: how it shows, if at all, the render says.)
+    if line.bytes().all(|b| b == b' ' || b == b'\t') && spaces < line.len() {
+        return None;
+    }
     if spaces == line.len() {
         let (surely, at_most) = closing;
         if spaces <= surely {

@@ -323,7 +323,10 @@ pub(crate) fn marker_definitions(
 
 /// Whether a link label reads as citation markers (`1`, `1, 3`, `2][3`).
 pub(crate) fn is_marker_label(label: &str) -> bool {
-    !marker::only_markers(&format!("[{label}]")).is_empty()
+    // (Every marker holds an ASCII digit: most labels are words, asked of
+    // at every rendering that parses the definitions committed before.)
+    label.bytes().any(|b| b.is_ascii_digit())
+        && !marker::only_markers(&format!("[{label}]")).is_empty()
 }
 
 /// A link label as CommonMark matches it: case-folded, whitespace collapsed.

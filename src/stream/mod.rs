@@ -1799,9 +1799,10 @@ impl RenderContext<'_> {
         after: Option<&IndexBuilder>,
         cut: Option<(usize, &Cell<Reached>)>,
     ) -> Option<WrittenOpen> {
-        if !self.definitions.is_empty() {
-            // (Read after the committed definitions, a line may be taken
-            // for one's title.)
+        if !self.definitions.is_empty() && has_byte(open, b'[') {
+            // (A reference in it may use the committed definitions, which
+            // only the parser reads; without `[`, it uses none, and the
+            // parser is not given them: `render_open_after`.)
             return None;
         }
         let brackets = self.brackets();
@@ -1949,13 +1950,19 @@ impl RenderContext<'_> {
         cut: Option<(usize, &Cell<Reached>)>,
     ) -> WrittenOpen {
         let stand_ins = StandIns::new(open, self.reading);
-        let text =
-            if stand_ins.as_str().is_empty() && self.definitions.is_empty() && prefix.is_empty() {
-                Cow::Borrowed(open)
-            } else {
-                Cow::Owned([stand_ins.as_str(), self.definitions, prefix, open].concat())
-            };
-        let base = stand_ins.as_str().len() + self.definitions.len() + prefix.len();
+        // (The committed definitions are parsed before the text only where
+        // a reference may use one: a text without `[` has none, and a
+        // tail's piece of words is most often such text.)
+        let definitions = match has_byte(open, b'[') || has_byte(prefix, b'[') {
+            true => self.definitions,
+            false => "",
+        };
+        let text = if stand_ins.as_str().is_empty() && definitions.is_empty() && prefix.is_empty() {
+            Cow::Borrowed(open)
+        } else {
+            Cow::Owned([stand_ins.as_str(), definitions, prefix, open].concat())
+        };
+        let base = stand_ins.as_str().len() + definitions.len() + prefix.len();
         let offset = Offset {
             add: self.committed,
             sub: base,

@@ -849,8 +849,9 @@ fn render_children(context: &RenderContext<'_>, opener: &str, text: &str) -> Chi
 /// [`inline_subset`] reads. (Debug builds check it against the parser's
 /// rendering.)
 fn list_item_in_subset(context: &RenderContext<'_>, opener: &str, text: &str) -> Option<Children> {
-    // (After committed definitions, a line may be read as one's title.)
-    if !context.definitions.is_empty() {
+    // (A reference in it may use the committed definitions, which only
+    // the parser reads: `RenderContext::definitions_for`.)
+    if !context.definitions_for(opener, text).is_empty() {
         return None;
     }
     let (marker, loose) = match opener.strip_suffix(" x\n\n") {
@@ -1034,7 +1035,8 @@ fn write_outline(html: &mut String, sublines: &str) -> Option<()> {
 /// [`render_children`] through the parser.
 fn parse_children(context: &RenderContext<'_>, opener: &str, text: &str) -> Children {
     let stand_ins = StandIns::new(text, context.reading);
-    let full = [stand_ins.as_str(), context.definitions, opener, text].concat();
+    let definitions = context.definitions_for(opener, text);
+    let full = [stand_ins.as_str(), definitions, opener, text].concat();
     let text_start = full.len() - text.len();
     let awaited = Cell::new(None);
     let by_reference = Cell::new(context.links_by_reference);
@@ -1073,7 +1075,8 @@ fn shape_and_children(
     children_end: impl FnOnce(&Shape) -> Option<usize>,
 ) -> (Shape, Option<(usize, Children)>) {
     let stand_ins = StandIns::new(text, context.reading);
-    let full = [stand_ins.as_str(), context.definitions, opener, text].concat();
+    let definitions = context.definitions_for(opener, text);
+    let full = [stand_ins.as_str(), definitions, opener, text].concat();
     let text_start = full.len() - text.len();
     let awaited = Cell::new(None);
     let by_reference = Cell::new(context.links_by_reference);
@@ -1204,8 +1207,9 @@ impl Shape {
 /// The shape of `text` parsed after `opener`: its container's last child
 /// (from the start of its line) and where its content ends.
 fn shape(context: &RenderContext<'_>, opener: &str, text: &str) -> Shape {
-    let full = [context.definitions, opener, text].concat();
-    let text_start = context.definitions.len() + opener.len();
+    let definitions = context.definitions_for(opener, text);
+    let full = [definitions, opener, text].concat();
+    let text_start = definitions.len() + opener.len();
     let mut shape = Shape::default();
     for (event, range) in crate::parse::parse(&full) {
         shape.see(&event, &range, text_start);

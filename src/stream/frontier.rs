@@ -877,7 +877,8 @@ fn render_inside(context: &RenderContext<'_>, opener: &str, lines: &str, leaf: L
         LeafKind::Code(_) => Reading::Code,
     };
     let stand_ins = StandIns::new(lines, reading);
-    let text = [stand_ins.as_str(), context.definitions, opener, lines].concat();
+    let definitions = context.definitions_for(opener, lines);
+    let text = [stand_ins.as_str(), definitions, opener, lines].concat();
     let lines_start = text.len() - lines.len();
     let awaited = Cell::new(None);
     let by_reference = Cell::new(context.links_by_reference);

@@ -1759,6 +1759,16 @@ fn known_rendering(text: &str) -> Option<&'static str> {
 }
 
 impl RenderContext<'_> {
+    /// The committed definitions to parse before `opener` and `text`: none
+    /// where no reference may use one, in text without `[` (a tail's piece
+    /// of words, most often), which saves parsing them all again.
+    pub(super) fn definitions_for(&self, opener: &str, text: &str) -> &str {
+        match has_byte(text, b'[') || has_byte(opener, b'[') {
+            true => self.definitions,
+            false => "",
+        }
+    }
+
     /// Where the open text sits in the message, parsed after the committed
     /// definitions.
     fn offset(&self) -> Offset {
@@ -1950,13 +1960,7 @@ impl RenderContext<'_> {
         cut: Option<(usize, &Cell<Reached>)>,
     ) -> WrittenOpen {
         let stand_ins = StandIns::new(open, self.reading);
-        // (The committed definitions are parsed before the text only where
-        // a reference may use one: a text without `[` has none, and a
-        // tail's piece of words is most often such text.)
-        let definitions = match has_byte(open, b'[') || has_byte(prefix, b'[') {
-            true => self.definitions,
-            false => "",
-        };
+        let definitions = self.definitions_for(prefix, open);
         let text = if stand_ins.as_str().is_empty() && definitions.is_empty() && prefix.is_empty() {
             Cow::Borrowed(open)
         } else {

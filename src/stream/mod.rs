@@ -2620,6 +2620,9 @@ mod tests {
                 // (A blank line with a tab, which the render shows as it
                 // says.)
                 "1. \n1. a\n   ```\n    ```rust\n   \t \n   b\n",
+                // (A backtick in a closed block's lines opens no span: the
+                // preview's block starts after the closing fence.)
+                "\r\n\r\n~~~- ~~~\n\n`1. a\n   ```\n~~~\n  *b* [1]\n",
             ],
             &[1, 2, 3],
         );

@@ -59,7 +59,7 @@ pub(super) fn preview(open: &str) -> Preview<'_> {
     };
     let line_start = open.find_last(b'\n').map_or(0, |i| i + 1);
     let last_line = &open[line_start..];
-    let before_last_line = open_fence(&open[..line_start]);
+    let (before_last_line, fence_closed_at) = open_fence(&open[..line_start]);
     if let Some(fence) = before_last_line {
         let last = last_line.trim_start_matches(' ');
         if !last.is_empty() && last.bytes().all(|b| b == fence.char) {
@@ -70,10 +70,12 @@ pub(super) fn preview(open: &str) -> Preview<'_> {
     if next_fence(before_last_line, last_line).is_some() {
         return shown(Cow::Borrowed(open), None, before_last_line);
     }
-    // (One line is its own block.)
+    // (One line is its own block; and a code block's lines, up to its
+    // closing fence, are none of the block being typed: a backtick in them
+    // opens no span.)
     let block_start = match line_start {
         0 => 0,
-        _ => preview_block_start(open),
+        _ => preview_block_start(open).max(fence_closed_at),
     };
     let block = &open[block_start..];
     // (Room for the closers that close_open_spans may add.)
@@ -282,10 +284,22 @@ pub(super) fn fence_of(line: &str) -> Option<Fence> {
     })
 }
 
-/// The fence left open at the end of `text`, if any.
-fn open_fence(text: &str) -> Option<Fence> {
-    memchr::memchr2(b'`', b'~', text.as_bytes())?;
-    text.split_inclusive('\n').fold(None, next_fence)
+/// The fence left open at the end of `text`, if any, and where the line
+/// after the last fence that closed ends starts (0: none closed).
+fn open_fence(text: &str) -> (Option<Fence>, usize) {
+    if memchr::memchr2(b'`', b'~', text.as_bytes()).is_none() {
+        return (None, 0);
+    }
+    let (mut open, mut closed_at, mut at) = (None, 0, 0);
+    for line in text.split_inclusive('\n') {
+        at += line.len();
+        let next = next_fence(open, line);
+        if open.is_some() && next.is_none() {
+            closed_at = at;
+        }
+        open = next;
+    }
+    (open, closed_at)
 }
 
 /// The fence open after `line`, given the one open before it.

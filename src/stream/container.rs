@@ -515,16 +515,10 @@ impl Container {
     /// and nothing of the list is final either way. (A list's item holding
     /// a long code block was parsed again at every line.)
     fn goes_on_with_item(&self, text: &str, at: usize) -> bool {
-        let Kind::List {
-            loose,
-            committed,
-            mark,
-            ..
-        } = self.kind
-        else {
+        let Kind::List { mark, .. } = self.kind else {
             return false;
         };
-        let after_blank_goes_on = loose || !committed;
+        let after_blank_goes_on = self.blank_decides_nothing();
         // (What was read before, when the text is still at `at`: its lines
         // up to `read_to` went on with the item; the open text only grows
         // while nothing is taken.)
@@ -573,17 +567,24 @@ impl Container {
     /// indented to it, not blank, goes on with it too (see
     /// [`Container::goes_on_with_item`]): then such a line commits nothing.
     pub(super) fn item_going_on(&self, text: &str, at: usize) -> Option<usize> {
-        let Kind::List {
-            loose, committed, ..
-        } = self.kind
-        else {
-            return None;
-        };
         if !self.goes_on_with_item(text, at) {
             return None;
         }
         let (_, _, width, after_blank) = self.item_read.get();
-        (loose || !committed || !after_blank).then_some(width)
+        (self.blank_decides_nothing() || !after_blank).then_some(width)
+    }
+
+    /// Whether a blank line before an item's content decides nothing of a
+    /// list: it is loose already, or none of its items was committed (the
+    /// item is its first, and nothing of the list is final either way).
+    /// Otherwise it may make the list loose, which the parse decides.
+    fn blank_decides_nothing(&self) -> bool {
+        match self.kind {
+            Kind::List {
+                loose, committed, ..
+            } => loose || !committed,
+            Kind::Quote => false,
+        }
     }
 
     /// Whether `open`, the open text (at `at` in the message), renders as

@@ -966,9 +966,10 @@ impl Tail {
                 hold,
                 html: html.to_owned(),
             });
-        } else if let Some(fence) = shown.in_fence.filter(|_| {
-            shown.text == open && !has_html_line(open) && !has_fenced_item(&open[..line_start])
-        }) {
+        } else if let Some(fence) = shown
+            .in_fence
+            .filter(|_| shown.text == open && !has_html_line(open))
+        {
             // The block must be the fence the preview sees open (an HTML
             // block can hide a fence from it, and a list item's marker the
             // fence after it, `- ```` on one line, whose closing fence the
@@ -1596,20 +1597,6 @@ fn code_partial(line: &str, indent: usize, closing: (usize, usize)) -> Option<St
     let mut html = String::new();
     let _ = escape_html_body_text(&mut html, less_indent(line, indent)?);
     Some(html)
-}
-
-/// Whether a line of `text` opens a fence after a list item's marker
-/// (`- ````, `1. - ~~~`), which the preview does not see.
-fn has_fenced_item(text: &str) -> bool {
-    text.lines().any(|line| {
-        let mut rest = line.trim_start_matches(' ');
-        let mut item = false;
-        while let Some((_, after)) = item_marker(rest) {
-            rest = after.trim_start_matches(' ');
-            item = true;
-        }
-        item && fence_of(rest).is_some()
-    })
 }
 
 /// Whether `line` (with its newline) closes a code block fenced with

@@ -102,7 +102,7 @@ impl Container {
         let first_end = open[..complete].find('\n')? + 1;
         let rendered = render_children(context, "", &open[..first_end]);
         let start_tag = rendered.html.split_inclusive('\n').next()?;
-        let ends_at_once = shape(context, "", &open[..first_end])
+        let ends_at_once = shape("", &open[..first_end])
             .seems_to_end(&open[..first_end])
             .is_some_and(|end| end < first_end);
         let (kind, end_tags, starts) = match marker {
@@ -199,7 +199,7 @@ impl Container {
     ) -> Committed {
         if !at_end && self.typing_ends_block(open, complete) {
             let opener = self.opener(open);
-            let shape = shape(context, &opener, open);
+            let shape = shape(&opener, open);
             if let Some((end, part)) = self.end_in(context, &opener, open, &shape) {
                 return self.take(&opener, &open[..end], part, true);
             }
@@ -256,7 +256,7 @@ impl Container {
                 None => self.commit_shaped(context, &opener, open, text, &shape, false),
             };
         }
-        let shape = shape(context, &opener, text);
+        let shape = shape(&opener, text);
         self.commit_shaped(context, &opener, open, text, &shape, at_end)
     }
 
@@ -734,7 +734,7 @@ impl Container {
         let opener = self.opener(open);
         let preview = preview::preview(open);
         let shown: &str = &preview.text;
-        let shape = shape(context, &opener, shown);
+        let shape = shape(&opener, shown);
         let rendered = match shape.seems_to_end(shown) {
             Some(end) if shape.followed && end < shown.len() => {
                 render_children(context, &opener, &shown[..end])
@@ -851,8 +851,8 @@ fn render_children(context: &RenderContext<'_>, opener: &str, text: &str) -> Chi
 /// rendering.)
 fn list_item_in_subset(context: &RenderContext<'_>, opener: &str, text: &str) -> Option<Children> {
     // (A reference in it may use the committed definitions, which only
-    // the parser reads: `RenderContext::definitions_for`.)
-    if !context.definitions_for(opener, text).is_empty() {
+    // the parser reads.)
+    if context.may_use_definitions(opener, text) {
         return None;
     }
     let (marker, loose) = match opener.strip_suffix(" x\n\n") {
@@ -1036,32 +1036,38 @@ fn write_outline(html: &mut String, sublines: &str) -> Option<()> {
 /// [`render_children`] through the parser.
 fn parse_children(context: &RenderContext<'_>, opener: &str, text: &str) -> Children {
     let stand_ins = StandIns::new(text, context.reading);
-    let definitions = context.definitions_for(opener, text);
-    let full = [stand_ins.as_str(), definitions, opener, text].concat();
-    let text_start = full.len() - text.len();
     let awaited = Cell::new(None);
     let by_reference = Cell::new(context.links_by_reference);
-    let events = context.parse(&full, text_start, &awaited, &by_reference);
-    let definitions = super::definitions_within(
-        events.reference_definitions(),
-        &full,
-        text_start..full.len(),
-    );
-    let markers = marker_definitions(events.reference_definitions());
-    let index = context.index.part(Offset {
-        add: context.committed,
-        sub: text_start,
-    });
-    let events = events.filter(|(event, range)| stand_ins.keep(event, range));
-    let capacity = html_capacity(text.len());
-    let (written, index) = context.write_part(&full, events, index, markers, capacity, &stand_ins);
-    Children {
-        html: written.html,
-        open_raw_html: written.open_raw_html || written.closed_open_html_block,
-        index,
-        awaits: awaited.get().is_some(),
-        definitions,
-    }
+    context.parse_after(
+        stand_ins.as_str(),
+        opener,
+        text,
+        &awaited,
+        &by_reference,
+        |full, text_start, events| {
+            let definitions = super::definitions_within(
+                events.reference_definitions(),
+                full,
+                text_start..full.len(),
+            );
+            let markers = marker_definitions(events.reference_definitions());
+            let index = context.index.part(Offset {
+                add: context.committed,
+                sub: text_start,
+            });
+            let events = events.filter(|(event, range)| stand_ins.keep(event, range));
+            let capacity = html_capacity(text.len());
+            let (written, index) =
+                context.write_part(full, events, index, markers, capacity, &stand_ins);
+            Children {
+                html: written.html,
+                open_raw_html: written.open_raw_html || written.closed_open_html_block,
+                index,
+                awaits: awaited.get().is_some(),
+                definitions,
+            }
+        },
+    )
 }
 
 /// The [`shape`] of `text` after `opener` and, when `children_end`, given
@@ -1076,58 +1082,64 @@ fn shape_and_children(
     children_end: impl FnOnce(&Shape) -> Option<usize>,
 ) -> (Shape, Option<(usize, Children)>) {
     let stand_ins = StandIns::new(text, context.reading);
-    let definitions = context.definitions_for(opener, text);
-    let full = [stand_ins.as_str(), definitions, opener, text].concat();
-    let text_start = full.len() - text.len();
     let awaited = Cell::new(None);
     let by_reference = Cell::new(context.links_by_reference);
-    let events = context.parse(&full, text_start, &awaited, &by_reference);
-    let markers = marker_definitions(events.reference_definitions());
-    let mut shape = Shape::default();
-    let mut container_end = None;
-    // (About an event per dozen bytes of prose.)
-    let mut seen = Vec::with_capacity(16 + text.len() / 12);
-    for (event, range) in events {
-        // (A stand-in's events are no part of the text.)
-        if range.start < stand_ins.as_str().len() {
-            continue;
-        }
-        if let (None, Event::Start(tag)) = (&container_end, &event) {
-            if !is_inline_tag(tag) {
-                container_end = Some(tag.to_end());
+    context.parse_after(
+        stand_ins.as_str(),
+        opener,
+        text,
+        &awaited,
+        &by_reference,
+        |full, text_start, events| {
+            let markers = marker_definitions(events.reference_definitions());
+            let mut shape = Shape::default();
+            let mut container_end = None;
+            // (About an event per dozen bytes of prose.)
+            let mut seen = Vec::with_capacity(16 + text.len() / 12);
+            for (event, range) in events {
+                // (A stand-in's events are no part of the text.)
+                if range.start < stand_ins.as_str().len() {
+                    continue;
+                }
+                if let (None, Event::Start(tag)) = (&container_end, &event) {
+                    if !is_inline_tag(tag) {
+                        container_end = Some(tag.to_end());
+                    }
+                }
+                shape.see(&event, &range, text_start);
+                seen.push((event, range));
             }
-        }
-        shape.see(&event, &range, text_start);
-        seen.push((event, range));
-    }
-    shape.last_child = shape
-        .last_child
-        .map(|start| text[..start].rfind('\n').map_or(0, |i| i + 1));
-    let (Some(end), Some(container_end), Some(cut)) =
-        (children_end(&shape), container_end, shape.last_child_event)
-    else {
-        return (shape, None);
-    };
-    let index = context.index.part(Offset {
-        add: context.committed,
-        sub: text_start,
-    });
-    let at_end = text_start + end;
-    let events = seen
-        .into_iter()
-        .take(cut)
-        .filter(|(event, range)| stand_ins.keep(event, range))
-        .chain(std::iter::once((Event::End(container_end), at_end..at_end)));
-    let capacity = html_capacity(end);
-    let (written, index) = context.write_part(&full, events, index, markers, capacity, &stand_ins);
-    let children = Children {
-        html: written.html,
-        open_raw_html: written.open_raw_html || written.closed_open_html_block,
-        index,
-        awaits: awaited.get().is_some_and(|at| at < at_end),
-        definitions: Vec::new(),
-    };
-    (shape, Some((end, children)))
+            shape.last_child = shape
+                .last_child
+                .map(|start| text[..start].rfind('\n').map_or(0, |i| i + 1));
+            let (Some(end), Some(container_end), Some(cut)) =
+                (children_end(&shape), container_end, shape.last_child_event)
+            else {
+                return (shape, None);
+            };
+            let index = context.index.part(Offset {
+                add: context.committed,
+                sub: text_start,
+            });
+            let at_end = text_start + end;
+            let events = seen
+                .into_iter()
+                .take(cut)
+                .filter(|(event, range)| stand_ins.keep(event, range))
+                .chain(std::iter::once((Event::End(container_end), at_end..at_end)));
+            let capacity = html_capacity(end);
+            let (written, index) =
+                context.write_part(full, events, index, markers, capacity, &stand_ins);
+            let children = Children {
+                html: written.html,
+                open_raw_html: written.open_raw_html || written.closed_open_html_block,
+                index,
+                awaits: awaited.get().is_some_and(|at| at < at_end),
+                definitions: Vec::new(),
+            };
+            (shape, Some((end, children)))
+        },
+    )
 }
 
 /// The outline of a container in a parse: where its children start and
@@ -1207,10 +1219,11 @@ impl Shape {
 
 /// The shape of `text` parsed after `opener`: its container's last child
 /// (from the start of its line) and where its content ends.
-fn shape(context: &RenderContext<'_>, opener: &str, text: &str) -> Shape {
-    let definitions = context.definitions_for(opener, text);
-    let full = [definitions, opener, text].concat();
-    let text_start = definitions.len() + opener.len();
+fn shape(opener: &str, text: &str) -> Shape {
+    // (The committed definitions are no part of it: they decide no
+    // block's bounds.)
+    let full = [opener, text].concat();
+    let text_start = opener.len();
     let mut shape = Shape::default();
     for (event, range) in crate::parse::parse(&full) {
         shape.see(&event, &range, text_start);
@@ -1329,7 +1342,7 @@ mod tests {
             let (one, children) = shape_and_children(&context, &opener, part, |shape| {
                 container.children_end(part, part, shape)
             });
-            let two = shape(&context, &opener, part);
+            let two = shape(&opener, part);
             let outline = |s: &Shape| {
                 (
                     s.last_child,
@@ -1404,7 +1417,7 @@ mod tests {
         for part in ends.map(|end| &text[..end]) {
             for container in [&container, &loose] {
                 if container.is_one_child(part) || container.goes_on_with_item(part, 0) {
-                    let shape = shape(&context, &container.opener(part), part);
+                    let shape = shape(&container.opener(part), part);
                     assert!(shape.last_child.unwrap_or(0) == 0, "{part:?}");
                     assert_eq!(shape.seems_to_end(part), None, "{part:?}");
                 }

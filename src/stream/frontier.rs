@@ -877,40 +877,45 @@ fn render_inside(context: &RenderContext<'_>, opener: &str, lines: &str, leaf: L
         LeafKind::Code(_) => Reading::Code,
     };
     let stand_ins = StandIns::new(lines, reading);
-    let definitions = context.definitions_for(opener, lines);
-    let text = [stand_ins.as_str(), definitions, opener, lines].concat();
-    let lines_start = text.len() - lines.len();
     let awaited = Cell::new(None);
     let by_reference = Cell::new(context.links_by_reference);
-    let events = context.parse(&text, lines_start, &awaited, &by_reference);
-    let definitions = marker_definitions(events.reference_definitions());
-    let mut watch = BlockEnd::default();
-    // (A table's header cells are left out: their citations were counted
-    // when the header was handed over.)
-    let events = events
-        .filter(|(event, range)| stand_ins.keep(event, range))
-        .filter(|(event, range)| {
-            leaf != LeafKind::Table || range.start >= lines_start || !is_inline(event)
-        })
-        .inspect(|(event, range)| watch.see(event, range));
-    let index = context.index.part(Offset {
-        add: context.committed,
-        sub: lines_start,
-    });
-    let (written, index) = context.write_part(
-        &text,
-        events,
-        index,
-        definitions,
-        html_capacity(lines.len()),
-        &stand_ins,
-    );
-    Inside {
-        html: written.html,
-        index,
-        closed_at: watch.closed_at(&text, lines_start),
-        awaits: awaited.get().is_some(),
-    }
+    context.parse_after(
+        stand_ins.as_str(),
+        opener,
+        lines,
+        &awaited,
+        &by_reference,
+        |text, lines_start, events| {
+            let definitions = marker_definitions(events.reference_definitions());
+            let mut watch = BlockEnd::default();
+            // (A table's header cells are left out: their citations were counted
+            // when the header was handed over.)
+            let events = events
+                .filter(|(event, range)| stand_ins.keep(event, range))
+                .filter(|(event, range)| {
+                    leaf != LeafKind::Table || range.start >= lines_start || !is_inline(event)
+                })
+                .inspect(|(event, range)| watch.see(event, range));
+            let index = context.index.part(Offset {
+                add: context.committed,
+                sub: lines_start,
+            });
+            let (written, index) = context.write_part(
+                text,
+                events,
+                index,
+                definitions,
+                html_capacity(lines.len()),
+                &stand_ins,
+            );
+            Inside {
+                html: written.html,
+                index,
+                closed_at: watch.closed_at(text, lines_start),
+                awaits: awaited.get().is_some(),
+            }
+        },
+    )
 }
 
 /// Where the first block of a parse ends, and whether anything follows.
@@ -968,6 +973,7 @@ mod tests {
     use crate::html::SourceAttributes;
     use crate::options::Options;
     use crate::source::SourceOrder;
+    use crate::stream::definitions::Definitions;
     use proptest::prelude::*;
     use std::cell::RefCell;
 
@@ -984,7 +990,7 @@ mod tests {
             options: &options,
             source_order: &order,
             source_attributes: &attributes,
-            definitions: "",
+            definitions: &Definitions::default(),
             committed: 0,
             index: &index,
             reading: Reading::Provisional,

@@ -26,6 +26,7 @@ mod boundary;
 mod budget;
 mod change;
 mod container;
+mod definitions;
 mod frontier;
 mod inline_subset;
 mod preview;
@@ -53,6 +54,7 @@ use crate::source::{Source, SourceOrder, SourceTable};
 use crate::{CitationIndex, Occurrence};
 use boundary::{early_cut, is_blank, last_cut, line_is_decided, Reached, UpTo, DECIDED_BY};
 pub use change::TailChange;
+use definitions::Definitions;
 pub use frontier::Step;
 use frontier::{fence_after_text, Frontier};
 use provisional::{Reading, StandIns};
@@ -290,10 +292,9 @@ pub struct Stream {
     line_start: usize,
     /// Bytes of the message before `open`.
     committed: usize,
-    /// The committed part's link reference definitions, as written, each
-    /// ending in a newline, then a blank line: parsed before the open text
-    /// so its references resolve as in the whole message.
-    definitions: String,
+    /// The committed part's link reference definitions: the open text's
+    /// references resolve to them as in the whole message.
+    definitions: Definitions,
     /// The message writes its links by reference: it has defined one, or
     /// read a full reference as the link it will be. Its bracketed words
     /// (`[ChaCha]`) then read as links awaiting their definitions too.
@@ -429,7 +430,7 @@ impl Stream {
             open: String::new(),
             line_start: 0,
             committed: 0,
-            definitions: String::new(),
+            definitions: Definitions::default(),
             links_by_reference: false,
             index: IndexBuilder::new(),
             refused_cut: None,
@@ -1644,20 +1645,11 @@ impl Stream {
         }
     }
 
-    /// Keeps committed link reference definitions, to parse before the open
-    /// text.
+    /// Keeps committed link reference definitions, for the open text's
+    /// references.
     fn add_definitions(&mut self, definitions: Vec<String>) {
         self.links_by_reference |= !definitions.is_empty();
-        for definition in definitions {
-            // (Its line break only: Unicode whitespace, `\u{a0}`, may be
-            // its destination.)
-            self.definitions
-                .push_str(definition.trim_end_matches(['\n', '\r']));
-            self.definitions.push('\n');
-        }
-        if !self.definitions.is_empty() && !self.definitions.ends_with("\n\n") {
-            self.definitions.push('\n');
-        }
+        self.definitions.add(definitions);
     }
 
     /// Takes a rendered part's citations into the stream and the patch,
@@ -1716,7 +1708,7 @@ struct RenderContext<'s> {
     /// See [`Stream::source_attributes`].
     source_attributes: &'s RefCell<SourceAttributes>,
     /// See [`Stream::definitions`].
-    definitions: &'s str,
+    definitions: &'s Definitions,
     committed: usize,
     index: &'s IndexBuilder,
     /// What is taken as defined: the message may go on, or not.
@@ -1758,24 +1750,56 @@ fn known_rendering(text: &str) -> Option<&'static str> {
         .map(|(_, html)| *html)
 }
 
-impl RenderContext<'_> {
-    /// The committed definitions to parse before `opener` and `text`: none
-    /// where no reference may use one, in text without `[` (a tail's piece
-    /// of words, most often), which saves parsing them all again.
-    pub(super) fn definitions_for(&self, opener: &str, text: &str) -> &str {
-        match has_byte(text, b'[') || has_byte(opener, b'[') {
-            true => self.definitions,
-            false => "",
-        }
+impl<'s> RenderContext<'s> {
+    /// Whether a reference in `opener` or `text` may use a committed
+    /// definition: only the parser resolves them, and text without `[` (a
+    /// tail's piece of words, most often) holds no reference.
+    pub(super) fn may_use_definitions(&self, opener: &str, text: &str) -> bool {
+        !self.definitions.is_empty() && (has_byte(text, b'[') || has_byte(opener, b'['))
     }
 
-    /// Where the open text sits in the message, parsed after the committed
-    /// definitions.
+    /// Where the open text sits in the message, parsed alone.
     fn offset(&self) -> Offset {
         Offset {
             add: self.committed,
-            sub: self.definitions.len(),
+            sub: 0,
         }
+    }
+
+    /// Parses `text` after `stand_ins` and `opener` (context that is no
+    /// part of it) with [`RenderContext::parse`], and hands `then` what was
+    /// parsed, where `text` starts in it, and its events. The committed
+    /// definitions come through the parser's callback, unless `text`
+    /// defines one of their labels again: then they are parsed before it
+    /// (the first definition of a label wins), which costs a second parse
+    /// of its blocks.
+    pub(super) fn parse_after<R>(
+        &self,
+        stand_ins: &str,
+        opener: &str,
+        text: &str,
+        awaited: &Cell<Option<usize>>,
+        by_reference: &Cell<bool>,
+        then: impl for<'t> FnOnce(&'t str, usize, OffsetIter<'t, OnBrokenLink<'t, 't>>) -> R,
+    ) -> R {
+        let given_by_reference = by_reference.get();
+        let alone = match stand_ins.is_empty() && opener.is_empty() {
+            true => Cow::Borrowed(text),
+            false => Cow::Owned([stand_ins, opener, text].concat()),
+        };
+        let text_start = alone.len() - text.len();
+        let events = self.parse(&alone, text_start, awaited, by_reference);
+        let definitions = self.definitions.text_before(events.reference_definitions());
+        if definitions.is_empty() {
+            return then(&alone, text_start, events);
+        }
+        drop(events);
+        awaited.set(None);
+        by_reference.set(given_by_reference);
+        let after = [stand_ins, definitions, opener, text].concat();
+        let text_start = after.len() - text.len();
+        let events = self.parse(&after, text_start, awaited, by_reference);
+        then(&after, text_start, events)
     }
 
     /// Renders `open` (text at the end of the committed part), after the
@@ -1960,109 +1984,114 @@ impl RenderContext<'_> {
         cut: Option<(usize, &Cell<Reached>)>,
     ) -> WrittenOpen {
         let stand_ins = StandIns::new(open, self.reading);
-        let definitions = self.definitions_for(prefix, open);
-        let text = if stand_ins.as_str().is_empty() && definitions.is_empty() && prefix.is_empty() {
-            Cow::Borrowed(open)
-        } else {
-            Cow::Owned([stand_ins.as_str(), definitions, prefix, open].concat())
-        };
-        let base = stand_ins.as_str().len() + definitions.len() + prefix.len();
-        let offset = Offset {
-            add: self.committed,
-            sub: base,
-        };
         let awaited = Cell::new(None);
         let by_reference = Cell::new(
             self.links_by_reference || after.is_some_and(|after| after.reads_by_reference),
         );
-        let events = self.parse(&text, base, &awaited, &by_reference);
-        let all_definitions = marker_definitions(events.reference_definitions());
-        // (Whether a definition may still take a title: one before the
-        // cut; one after it, what a link before it may resolve to.)
-        let cut_at = cut.map_or(usize::MAX, |(cut, _)| base + cut);
-        let mut goes_on_before = false;
-        let mut goes_on_after = Vec::new();
-        for (_, d) in events.reference_definitions().iter() {
-            if d.span.end > cut_at || title_may_follow(text.get(d.span.end..).unwrap_or_default()) {
-                match d.span.start < cut_at {
-                    true => goes_on_before = true,
-                    false => goes_on_after
-                        .push((d.dest.to_string(), d.title.clone().map(|t| t.to_string()))),
+        self.parse_after(
+            stand_ins.as_str(),
+            prefix,
+            open,
+            &awaited,
+            &by_reference,
+            |text, base, events| {
+                let offset = Offset {
+                    add: self.committed,
+                    sub: base,
+                };
+                let all_definitions = marker_definitions(events.reference_definitions());
+                // (Whether a definition may still take a title: one before the
+                // cut; one after it, what a link before it may resolve to.)
+                let cut_at = cut.map_or(usize::MAX, |(cut, _)| base + cut);
+                let mut goes_on_before = false;
+                let mut goes_on_after = Vec::new();
+                for (_, d) in events.reference_definitions().iter() {
+                    if d.span.end > cut_at
+                        || title_may_follow(text.get(d.span.end..).unwrap_or_default())
+                    {
+                        match d.span.start < cut_at {
+                            true => goes_on_before = true,
+                            false => goes_on_after
+                                .push((d.dest.to_string(), d.title.clone().map(|t| t.to_string()))),
+                        }
+                    }
                 }
-            }
-        }
-        // (A link resolved to one of those has its destination and title.)
-        let links_to_later = Cell::new(false);
-        let notes_link = |(event, _): &(Event<'_>, Range<usize>)| {
-            if let Event::Start(
-                Tag::Link {
-                    dest_url, title, ..
+                // (A link resolved to one of those has its destination and title.)
+                let links_to_later = Cell::new(false);
+                let notes_link = |(event, _): &(Event<'_>, Range<usize>)| {
+                    if let Event::Start(
+                        Tag::Link {
+                            dest_url, title, ..
+                        }
+                        | Tag::Image {
+                            dest_url, title, ..
+                        },
+                    ) = event
+                    {
+                        let (dest_url, title) = (dest_url.as_ref(), title.as_ref());
+                        if goes_on_after.iter().any(|(dest, later)| {
+                            dest == dest_url && later.as_deref().unwrap_or_default() == title
+                        }) {
+                            links_to_later.set(true);
+                        }
+                    }
+                };
+                let new_definitions = match cut {
+                    Some((cut, _)) => {
+                        definitions_within(events.reference_definitions(), text, base..base + cut)
+                    }
+                    None => Vec::new(),
+                };
+                let index = after.unwrap_or(self.index).part(offset);
+                // (Kept after the cut is applied: what `keep` notes is the part's.)
+                let keep =
+                    |(event, range): &(Event<'_>, Range<usize>)| stand_ins.keep(event, range);
+                let (
+                    WrittenPart {
+                        html,
+                        open_raw_html,
+                        ..
+                    },
+                    index,
+                ) = match cut {
+                    Some((cut, reached)) => {
+                        let events = UpTo::new(events, base + cut, reached)
+                            .inspect(notes_link)
+                            .filter(keep);
+                        let capacity = html_capacity(cut);
+                        self.write_part(text, events, index, all_definitions, capacity, &stand_ins)
+                    }
+                    None => {
+                        let events = events.filter(keep);
+                        let capacity = html_capacity(open.len());
+                        self.write_part(text, events, index, all_definitions, capacity, &stand_ins)
+                    }
+                };
+                let mut index = index;
+                index.reads_by_reference |= by_reference.get();
+                // (A definition after the cut, typed on, changes only the links to
+                // it before; footnotes' text, which renders elsewhere, may hold
+                // some.)
+                let footnotes_before =
+                    cut.is_some_and(|(cut, _)| open.get(..cut).unwrap_or(open).contains("[^"));
+                let definition_may_go_on = goes_on_before
+                    || (!goes_on_after.is_empty() && (links_to_later.get() || footnotes_before));
+                WrittenOpen {
+                    html,
+                    open_raw_html,
+                    index,
+                    ambiguous_reference: awaited.get().map(|at| at - base),
+                    new_definitions,
+                    definition_may_go_on,
+                    closes: None,
                 }
-                | Tag::Image {
-                    dest_url, title, ..
-                },
-            ) = event
-            {
-                let (dest_url, title) = (dest_url.as_ref(), title.as_ref());
-                if goes_on_after.iter().any(|(dest, later)| {
-                    dest == dest_url && later.as_deref().unwrap_or_default() == title
-                }) {
-                    links_to_later.set(true);
-                }
-            }
-        };
-        let new_definitions = match cut {
-            Some((cut, _)) => {
-                definitions_within(events.reference_definitions(), &text, base..base + cut)
-            }
-            None => Vec::new(),
-        };
-        let index = after.unwrap_or(self.index).part(offset);
-        // (Kept after the cut is applied: what `keep` notes is the part's.)
-        let keep = |(event, range): &(Event<'_>, Range<usize>)| stand_ins.keep(event, range);
-        let (
-            WrittenPart {
-                html,
-                open_raw_html,
-                ..
             },
-            index,
-        ) = match cut {
-            Some((cut, reached)) => {
-                let events = UpTo::new(events, base + cut, reached)
-                    .inspect(notes_link)
-                    .filter(keep);
-                let capacity = html_capacity(cut);
-                self.write_part(&text, events, index, all_definitions, capacity, &stand_ins)
-            }
-            None => {
-                let events = events.filter(keep);
-                let capacity = html_capacity(open.len());
-                self.write_part(&text, events, index, all_definitions, capacity, &stand_ins)
-            }
-        };
-        let mut index = index;
-        index.reads_by_reference |= by_reference.get();
-        // (A definition after the cut, typed on, changes only the links to
-        // it before; footnotes' text, which renders elsewhere, may hold
-        // some.)
-        let footnotes_before =
-            cut.is_some_and(|(cut, _)| open.get(..cut).unwrap_or(open).contains("[^"));
-        let definition_may_go_on = goes_on_before
-            || (!goes_on_after.is_empty() && (links_to_later.get() || footnotes_before));
-        WrittenOpen {
-            html,
-            open_raw_html,
-            index,
-            ambiguous_reference: awaited.get().map(|at| at - base),
-            new_definitions,
-            definition_may_go_on,
-            closes: None,
-        }
+        )
     }
 
     /// Parses `text`, whose part from `from` on is open text (what comes
-    /// before gives it context: stand-ins, definitions, an opener). Where
+    /// before gives it context: stand-ins, definitions, an opener). Its
+    /// references to committed definitions resolve to them. Where
     /// the first reference is that a later definition may change goes
     /// into `awaited`. While the message goes on, a full reference
     /// `[text][label]` among them is a link to [`AWAITED_DESTINATION`],
@@ -2076,10 +2105,17 @@ impl RenderContext<'_> {
         from: usize,
         awaited: &'t Cell<Option<usize>>,
         by_reference: &'t Cell<bool>,
-    ) -> OffsetIter<'t, OnBrokenLink<'t, 't>> {
+    ) -> OffsetIter<'t, OnBrokenLink<'t, 't>>
+    where
+        's: 't,
+    {
         let markers_on = self.options.syntaxes.markers;
         let provisional = matches!(self.reading, Reading::Provisional);
+        let committed: &'s Definitions = self.definitions;
         parse_with_broken_links(text, move |link| {
+            if let Some((dest, title)) = committed.resolve(&link.reference) {
+                return Some((dest.into(), title.into()));
+            }
             if link.span.start < from || !may_change_when_defined(&link, text, markers_on) {
                 return None;
             }

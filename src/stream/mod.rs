@@ -2642,6 +2642,34 @@ mod tests {
         }
     }
 
+    /// The open text's references resolve to the committed definitions
+    /// as the parser matches labels (case-folded, whitespace collapsed),
+    /// and a label the open text defines again keeps its first
+    /// definition, in the tail as at the end.
+    #[test]
+    fn committed_definitions_resolve_by_label_and_the_first_wins() {
+        let message = "[Foo  Bar]: /one 'first'\n[ẞ]: /sharp\n\nSee [foo bar] and [ss].\n\n[foo bar]: /two\nThen [FOO BAR] again.\n";
+        let whole = render(message, &Options::default()).html;
+        assert!(
+            whole.contains(r#"<a href="/one" title="first">FOO BAR</a>"#),
+            "{whole}"
+        );
+        for size in 1..9 {
+            let mut stream = Stream::new(Options::default());
+            let mut html = StreamedHtml::default();
+            for chunk in message.as_bytes().chunks(size) {
+                let patch = stream.push_bytes(chunk);
+                if let Some(tail) = &patch.tail {
+                    assert!(!tail.contains("/two"), "{tail} in {size}-byte chunks");
+                }
+                html.apply(&patch);
+            }
+            html.apply(&stream.finish());
+            assert_eq!(html.html(), whole, "in {size}-byte chunks");
+        }
+        assert_cached_tails_are_whole(&[message], &[1, 3, 4]);
+    }
+
     /// Fences the preview pairs otherwise than the parse: a fence indented
     /// past three spaces (which the preview does not see) closed by one it
     /// takes for an opening fence, and a line at the margin that ends the

@@ -19,6 +19,19 @@ use crate::parse::{is_inline_end, is_inline_tag, AWAITED_DESTINATION};
 use crate::sanitize::{Sanitizer, Scope};
 use crate::url;
 
+/// The elements that never have an end tag (HTML's void elements).
+pub(crate) const VOID_ELEMENTS: &[&str] = &[
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
+    "track", "wbr",
+];
+
+/// Whether the element `name` (in any case) is void: no content, no end tag.
+pub(crate) fn is_void_element(name: &str) -> bool {
+    VOID_ELEMENTS
+        .iter()
+        .any(|void| void.eq_ignore_ascii_case(name))
+}
+
 /// The most output buffer [`write_html`] reserves before it starts.
 const MAX_UPFRONT_CAPACITY: usize = 64 * 1024;
 

@@ -23,6 +23,7 @@ use std::collections::HashSet;
 #[cfg(feature = "sanitize")]
 use std::sync::OnceLock;
 
+use crate::html::VOID_ELEMENTS;
 use crate::options::Images;
 #[cfg(feature = "sanitize")]
 use crate::options::DEFAULT_LINK_REL;
@@ -101,12 +102,6 @@ const ALLOWED_ATTRIBUTES: &[(&str, &[&str])] = &[
     ("li", &["value"]),
     ("td", &["align", "colspan", "rowspan"]),
     ("th", &["align", "colspan", "rowspan"]),
-];
-
-/// Elements that never have an end tag (for tracking balance).
-const VOID_TAGS: &[&str] = &[
-    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
-    "track", "wbr",
 ];
 
 /// The deepest nesting of raw elements one scope gathers.
@@ -290,7 +285,7 @@ impl Scope {
         self.flush_pending();
         if let Some((name, closing)) = simple_tag(raw).filter(|_| self.simple && !self.in_comment) {
             // Written the way ammonia would write it, so both paths agree.
-            let void = VOID_TAGS.contains(&name);
+            let void = VOID_ELEMENTS.contains(&name);
             if closing {
                 self.simple = self.open_elements.last().is_some_and(|open| open == name);
                 self.open_elements.pop();
@@ -414,7 +409,7 @@ fn simple_tag(raw: &str) -> Option<(&'static str, bool)> {
         .iter()
         .find(|tag| tag.eq_ignore_ascii_case(inner))?;
     let self_closing = !closing && raw.ends_with("/>");
-    (!self_closing || VOID_TAGS.contains(name)).then_some((name, closing))
+    (!self_closing || VOID_ELEMENTS.contains(name)).then_some((name, closing))
 }
 
 /// Reads `"k"` + close mark; returns `k` and the bytes read.
@@ -465,7 +460,7 @@ fn track_elements(raw: &str, open: &mut Vec<String>, in_comment: bool) -> bool {
             if let Some(at) = open.iter().rposition(|n| *n == name) {
                 open.truncate(at);
             }
-        } else if !self_closing && !VOID_TAGS.contains(&name.as_str()) {
+        } else if !self_closing && !VOID_ELEMENTS.contains(&name.as_str()) {
             open.push(name);
         }
     }

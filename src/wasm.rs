@@ -219,7 +219,7 @@ impl WasmStream {
 
     /// [`Stream::typing`] in one number: 0 for [`Typing::Pushed`], else
     /// the kind in the low 2 bits (1 [`Typing::Verbatim`], 2
-    /// [`Typing::Words`], 3 [`Typing::HeldRow`]), the typing point's depth
+    /// [`Typing::Words`], 3 [`Typing::HeldLine`]), the typing point's depth
     /// in the next 6, its `before` (UTF-16 units, which are its bytes: end
     /// tags are ASCII) above them; for [`Typing::Verbatim`], at a settled
     /// or blank line, its point being 0 deep before nothing, the line
@@ -250,7 +250,7 @@ impl WasmStream {
                 ..
             } => (1 | 3 << 2 | item_code_bits(block) << 14, 8, 9),
             Typing::Words { .. } => (2, 2, 24),
-            Typing::HeldRow => (3, 2, 24),
+            Typing::HeldLine => (3, 2, 24),
             _ => return 0,
         };
         let packed = typing.point().and_then(|(depth, before)| {

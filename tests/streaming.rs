@@ -300,6 +300,16 @@ fn a_definition_to_unicode_whitespace_stays_one() {
     }
 }
 
+/// A full reference to a citation marker's label, `[1][1]`, before a
+/// `[`: undefined, its label pairs with the brackets after it, so the
+/// stream waits for a later definition of `1` (found by the definitions'
+/// host-typing property test).
+#[test]
+fn a_markers_full_reference_before_a_bracket_waits_for_its_definition() {
+    let md = "[a]: https://x/a\n\n[1][1][a]\n[^1]: \n[1]: https://x/1";
+    assert_streams_as_rendered(md, [md.len(), 1, 2, 3, 4, 7]);
+}
+
 /// An invalid byte before a character split across chunks is replaced,
 /// and the split character still waits for its other bytes (issue 23).
 #[test]
@@ -783,9 +793,44 @@ fn table_markdown() -> impl Strategy<Value = String> {
     prop::collection::vec(part, 0..40).prop_map(|parts| parts.concat())
 }
 
-/// Random markdown around lists and quotes: markers of each kind,
-/// indented continuations, nested items, blank lines that make a list
-/// loose or end a quote, lazy lines, alerts, and definitions in them.
+/// Random markdown around link reference definitions: references before
+/// and after them, definitions one a line or after text, with titles on
+/// their line or the next, and what a definition's line may hold that
+/// other rules hold back (brackets, tags, entities, delimiters, pipes).
+fn definition_line_markdown() -> impl Strategy<Value = String> {
+    let part = prop_oneof![
+        4 => Just("\n[a]: https://x/a".to_owned()),
+        2 => Just("\n[B c]: /b".to_owned()),
+        2 => Just("\n[1]: https://x/1".to_owned()),
+        1 => Just("\n[^1]: ".to_owned()),
+        1 => Just("\n> [a]: /q".to_owned()),
+        1 => Just("\n  [a]: ".to_owned()),
+        2 => Just(" \"t\"".to_owned()),
+        1 => Just("\n'u'".to_owned()),
+        1 => Just(" (".to_owned()),
+        3 => Just("[a]".to_owned()),
+        2 => Just("[b c][]".to_owned()),
+        1 => Just("[x][a]".to_owned()),
+        2 => Just("[1]".to_owned()),
+        1 => Just("[^1]".to_owned()),
+        3 => Just("\n".to_owned()),
+        3 => Just("\n\n".to_owned()),
+        1 => Just("- ".to_owned()),
+        1 => Just("|".to_owned()),
+        1 => Just("*".to_owned()),
+        1 => Just("`".to_owned()),
+        1 => Just("<".to_owned()),
+        1 => Just("&amp".to_owned()),
+        1 => Just("[".to_owned()),
+        1 => Just("]".to_owned()),
+        1 => Just("\\".to_owned()),
+        1 => Just("\r".to_owned()),
+        6 => "[a-z/:.]{1,6}",
+        4 => Just(" ".to_owned()),
+    ];
+    prop::collection::vec(part, 0..40).prop_map(|parts| parts.concat())
+}
+
 /// Random markdown around link reference definitions, whose title may
 /// open on the line after the destination and close lines later, at the
 /// margin and inside quotes and list items.
@@ -856,6 +901,9 @@ fn raw_element_markdown() -> impl Strategy<Value = String> {
     prop::collection::vec(line, 0..24).prop_map(|lines| lines.join("\n"))
 }
 
+/// Random markdown around lists and quotes: markers of each kind,
+/// indented continuations, nested items, blank lines that make a list
+/// loose or end a quote, lazy lines, alerts, and definitions in them.
 fn container_markdown() -> impl Strategy<Value = String> {
     let part = prop_oneof![
         Just("- ".to_owned()),
@@ -1007,6 +1055,16 @@ proptest! {
     #[test]
     fn rows_typed_by_the_host_give_the_tail(
         md in table_markdown(),
+        cuts in prop::collection::vec(any::<usize>(), 0..60),
+    ) {
+        host_typing_gives_the_tail(&md, &cuts)?;
+    }
+
+    /// … and link reference definitions, which show nothing until their
+    /// line ends.
+    #[test]
+    fn definitions_typed_by_the_host_give_the_tail(
+        md in definition_line_markdown(),
         cuts in prop::collection::vec(any::<usize>(), 0..60),
     ) {
         host_typing_gives_the_tail(&md, &cuts)?;

@@ -111,7 +111,7 @@ const MARK = 2;
 // the last 9).
 const VERBATIM = 1;
 const WORDS = 2;
-const HELD_ROW = 3;
+const HELD_LINE = 3;
 /**
  * What a paragraph's line being typed takes as typed (`Typing::Words`): ASCII letters, digits,
  * spaces, `,` `;` `:` `?` `'` `"` `-` `%`, and `.` after an ASCII letter or digit but `w`
@@ -153,7 +153,7 @@ function typingAfter(typing, line, text) {
   const kind = typing & 3;
   const fence = typing >>> 8;
   if (kind === WORDS) return isWordText(text) ? line : PUSHED;
-  if (kind === HELD_ROW) return /[\n\r]/.test(text) ? PUSHED : line;
+  if (kind === HELD_LINE) return /[\n\r]/.test(text) ? PUSHED : line;
   if (line >= IN_ELEMENT) return inElementAfter(blockOf(typing), line, text);
   if (line === SETTLED && isVerbatim(text)) return SETTLED;
   for (let i = 0; i < text.length; i++) {
@@ -270,7 +270,7 @@ function displayed(typing, line, shown, lineStart) {
 
 /** What of `typed`, the text typed since the tail change or since what showed, the tail shows (`Typing::shown`; `line` after it). */
 function shownOf(kind, line, typed) {
-  if (kind === HELD_ROW) return "";
+  if (kind === HELD_LINE) return "";
   if (kind === VERBATIM) {
     const shows = line === SETTLED || line === IN_ELEMENT || line === IN_SHOWN_SPACES;
     return shows ? typed : typed.slice(0, typed.lastIndexOf("\n") + 1);

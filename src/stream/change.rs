@@ -18,6 +18,8 @@
 
 use std::ops::Range;
 
+use crate::html::is_void_element;
+
 /// How the tail changed since the last one a host was handed through
 /// [`Stream::tail_change`](super::Stream::tail_change).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -183,7 +185,7 @@ fn is_balanced(html: &str) -> bool {
                 return false;
             };
             depth = less;
-        } else if !name.is_empty() && !is_void(name) && !self_closed(tag) {
+        } else if !name.is_empty() && !is_void_element(name) && !self_closed(tag) {
             depth += 1;
         }
     }
@@ -193,15 +195,6 @@ fn is_balanced(html: &str) -> bool {
 /// Whether the tag `tag` (after its `<`) ends in `/>`.
 fn self_closed(tag: &str) -> bool {
     tag.find('>').is_some_and(|end| tag[..end].ends_with('/'))
-}
-
-/// The elements that have no end tag.
-fn is_void(name: &str) -> bool {
-    const VOID: &[&str] = &[
-        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-        "track", "wbr",
-    ];
-    VOID.iter().any(|void| void.eq_ignore_ascii_case(name))
 }
 
 #[cfg(test)]

@@ -791,8 +791,9 @@ impl Stream {
     ///   whitespace, controls and a few others, and `.` after an ASCII
     ///   letter or digit but `w`, show as themselves, but for spaces ending
     ///   them and words begun in them that may start a URL.
-    /// - [`Typing::HeldRow`] on a table's row: text without a line break
-    ///   or CR changes nothing (the row shows once its line ends).
+    /// - [`Typing::HeldLine`] on a table's row or a link reference
+    ///   definition's line: text without a line break or CR changes
+    ///   nothing (the row shows once its line ends; the definition, never).
     /// - [`Typing::CodeIn`] on a code line of a block in a list item: as a
     ///   fenced block's, at a typing point inside the item, each line
     ///   shown less the block's indentation ([`Typing::display`]), and a
@@ -866,7 +867,14 @@ impl Stream {
         match (&self.frontier, self.tail.typing()) {
             // (Code shows as typed: the tail's caches made no tail.)
             (Some(frontier), _) if frontier.tail_opener().is_none() => Typing::Pushed,
-            (Some(frontier), Typed::HeldRow) if frontier.is_table() => Typing::HeldRow,
+            (Some(frontier), Typed::HeldLine) if frontier.is_table() => Typing::HeldLine,
+            // (Nor does a definition's line, though its first bytes decide
+            // nothing: the preview shows none of it.)
+            (None, Typed::Definition)
+                if self.line_commit(self.open.len() - self.line_start) == LineCommit::Nothing =>
+            {
+                Typing::HeldLine
+            }
             // (A code line in an item's code block, past its indentation
             // and not a fence, decides nothing, nor does a line break
             // before a line with the item's indentation: the item goes on.)
@@ -2410,9 +2418,11 @@ fn definitions_within(
 /// once a later definition defines its label. Marker-shaped ones (`[1]`)
 /// are citations whatever comes later (a dialect rule: see the README),
 /// unless a `(` follows them: `[a][1](…)` is a link then `(…)` once
-/// defined, while undefined, `[1](…)` is an inline link. pulldown-cmark
-/// reads `[1]\[1]` as a full reference: its text comes out differently
-/// once defined.
+/// defined, while undefined, `[1](…)` is an inline link; nor a full
+/// reference before a `[`: undefined, its label pairs with the brackets
+/// after it (`[1][1][a]` is `[1]` then `[1][a]`, a link to `a`'s
+/// destination). pulldown-cmark reads `[1]\[1]` as a full reference: its
+/// text comes out differently once defined.
 fn may_change_when_defined(link: &BrokenLink<'_>, text: &str, markers_on: bool) -> bool {
     let marker_shaped = markers_on
         && matches!(
@@ -2420,9 +2430,9 @@ fn may_change_when_defined(link: &BrokenLink<'_>, text: &str, markers_on: bool) 
             LinkType::Shortcut | LinkType::Collapsed | LinkType::Reference
         )
         && crate::cite::is_marker_label(&link.reference);
-    let before_paren = text
-        .get(link.span.end..)
-        .is_some_and(|rest| rest.starts_with('('));
+    let before_paren = text.get(link.span.end..).is_some_and(|rest| {
+        rest.starts_with('(') || link.link_type == LinkType::Reference && rest.starts_with('[')
+    });
     let odd_reference = link.link_type == LinkType::Reference
         && text
             .get(link.span.clone())

@@ -448,6 +448,10 @@ struct Scratch {
     openers: Vec<Delimiter>,
     brackets: Vec<usize>,
     held_tag: Option<usize>,
+    /// Where the block ended once the blanks ending it were dropped: what
+    /// ends there was followed by a blank (a label's `]`, which is then no
+    /// definition's).
+    blanks_cut_at: Option<usize>,
 }
 
 /// Drops the spaces and tabs ending `block`; whether there were any (the
@@ -472,6 +476,16 @@ fn hide_unfinished_end(
     scratch: &mut Scratch,
 ) -> bool {
     let len = block.len();
+    // A link reference definition being typed shows nothing, whatever its
+    // line holds (first: what else would be held on it goes with it).
+    let line_start = match holds.newline {
+        true => block.find_last(b'\n').map_or(0, |i| i + 1),
+        false => 0,
+    };
+    if holds.square_bracket && is_definition_line(&block[line_start..]) {
+        block.truncate(line_start);
+        return true;
+    }
     if block.ends_with(['\\', '(', '!']) {
         block.pop();
         return true;
@@ -497,7 +511,7 @@ fn hide_unfinished_end(
         scratch.held_tag = Some(lt);
         return true;
     }
-    if hide_unfinished_bracket(block, holds, &mut scratch.brackets) {
+    if hide_unfinished_bracket(block, holds, scratch) {
         return true;
     }
     if let Some(open) = unfinished_file_search_marker(block) {
@@ -508,10 +522,6 @@ fn hide_unfinished_end(
         block.truncate(open);
         return true;
     }
-    let line_start = match holds.newline {
-        true => block.find_last(b'\n').map_or(0, |i| i + 1),
-        false => 0,
-    };
     // A line of only `-`, `=`, `*` or `_` may be a rule or a setext
     // underline. After a line of its block, so may a single one, and a line
     // that is only a list item's marker (`-`, `+`, `1.`, after any quote
@@ -530,17 +540,7 @@ fn hide_unfinished_end(
     // A heading's `#`s before its text would show an empty heading (or
     // turn out to be a `#hashtag`).
     let bare_heading = (1..=6).contains(&content.len()) && content.bytes().all(|b| b == b'#');
-    // A link reference definition being typed shows nothing (an unclosed
-    // title would show it as text), nor does a footnote definition before
-    // its text: their labels are no references.
-    let definition = line
-        .trim_start_matches(' ')
-        .strip_prefix('[')
-        .and_then(|rest| rest.split_once("]:"))
-        .is_some_and(|(label, text)| {
-            !label.contains(']') && (!label.starts_with('^') || text.trim().is_empty())
-        });
-    if rule_or_underline || after_a_line || bare_heading || definition {
+    if rule_or_underline || after_a_line || bare_heading {
         block.truncate(line_start);
         return true;
     }
@@ -611,7 +611,7 @@ fn unclosed_tag(text: &str, held_tag: Option<usize>) -> Option<usize> {
 
 /// Where the tag starting just before `rest` ends (after its `>`), if it
 /// is a tag and is complete.
-fn tag_end(rest: &str) -> Option<usize> {
+pub(super) fn tag_end(rest: &str) -> Option<usize> {
     let first = rest.bytes().next()?;
     if !(first.is_ascii_alphabetic() || first == b'/' || first == b'!') {
         return None;
@@ -653,10 +653,44 @@ fn unmatched_bracket(text: &str, open: &mut Vec<usize>) -> Option<usize> {
     open.pop()
 }
 
+/// Whether `line` is a link reference definition being typed (an unclosed
+/// title would show it as text), or a footnote definition before its text:
+/// their labels are no references, and the preview shows nothing of them.
+pub(super) fn is_definition_line(line: &str) -> bool {
+    line.trim_start_matches(' ')
+        .strip_prefix('[')
+        .and_then(|rest| rest.split_once("]:"))
+        .is_some_and(|(label, text)| {
+            !label.contains(']') && (!label.starts_with('^') || text.trim().is_empty())
+        })
+}
+
+/// Whether the preview shows nothing of `open`'s last line (from
+/// `line_start`) whatever text without a line break is typed on it: a link
+/// reference definition's line (not a footnote's, which shows once its
+/// text comes), outside a fence, where no indentation makes it code. (The
+/// preview drops it before anything else it holds back.)
+pub(super) fn hides_definition_line(open: &str, line_start: usize) -> bool {
+    let line = &open[line_start..];
+    let content = line.trim_start_matches(' ');
+    line.len() - content.len() <= 3
+        && !content.starts_with("[^")
+        && is_definition_line(content)
+        && !has_any_byte(line, b"\r\0")
+        && next_fence(open_fence(&open[..line_start]).0, line).is_none()
+}
+
 /// `[label](https://…` shows `label`; `[label` and `[label]` at the end
-/// show `label`; `[1` and `[1,` are held. Whether anything changed.
-/// (Trailing spaces go in any case. `open`: room for the brackets.)
-fn hide_unfinished_bracket(block: &mut String, holds: Holds, open: &mut Vec<usize>) -> bool {
+/// show `label` (but a `[label]` that blanks followed, which links to
+/// nothing being typed); `[1` and `[1,` are held. Whether anything
+/// changed. (Trailing spaces go in any case. `scratch.brackets`: room for
+/// the brackets.)
+fn hide_unfinished_bracket(block: &mut String, holds: Holds, scratch: &mut Scratch) -> bool {
+    let Scratch {
+        brackets: open,
+        blanks_cut_at,
+        ..
+    } = scratch;
     if holds.backtick {
         // Brackets in code are shown as typed; but a link's label may hold
         // code (`` [`serde_json::Value` ``): what opened before it is no
@@ -671,7 +705,9 @@ fn hide_unfinished_bracket(block: &mut String, holds: Holds, open: &mut Vec<usiz
             return false;
         }
     }
-    trim_trailing_blanks(block);
+    if trim_trailing_blanks(block) {
+        *blanks_cut_at = Some(block.len());
+    }
     if !holds.square_bracket {
         return false;
     }
@@ -735,7 +771,10 @@ fn hide_unfinished_bracket(block: &mut String, holds: Holds, open: &mut Vec<usiz
             }
             let marker = inner.bytes().next().is_some_and(|b| b.is_ascii_digit())
                 || is_prompt_marker_start(inner);
-            if !marker && !inner.starts_with('^') {
+            // (A label followed by a blank is no link being typed, nor a
+            // definition's: the text shows as the parser reads it.)
+            let followed = *blanks_cut_at == Some(block.len());
+            if !marker && !inner.starts_with('^') && !followed {
                 show_label(block, open, block.len() - 1);
                 return true;
             }
@@ -1365,6 +1404,9 @@ mod tests {
         shows("a <cite id='\"><img src=x>", "a");
         shows("see [the docs", "see the docs");
         shows("see [the docs]", "see the docs");
+        // Blanks after it: no link being typed, nor a definition's label.
+        shows("see [the docs] ", "see [the docs]");
+        shows("[rust-questions] ", "[rust-questions]");
         shows(
             "see [the table [5]](https://fx.exa",
             "see the table \\[5\\]",

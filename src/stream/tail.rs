@@ -22,7 +22,7 @@
 //! - [`State::Code`]: inside a code fence (at the margin, or in a list
 //!   item), lines that cannot close the fence are escaped onto the block,
 //!   less the fence's indentation.
-//! - [`State::HeldRow`]: a table row shows only once it is whole, so the
+//! - [`State::HeldLine`]: a table row shows only once it is whole, so the
 //!   tail stays the same until its line ends.
 //! - [`State::Table`]: in a table shown as typed, a row that has ended is
 //!   rendered alone and added, so a long table costs each row once.
@@ -48,9 +48,9 @@ mod text;
 
 use super::boundary::has_blank_line;
 use super::preview::{
-    after_blank_line, destinations_closed, fence_of, has_label_end, is_delimiter_row, item_marker,
-    last_block_start, open_destination, preview, preview_block_start, stand_in_header, ItemMark,
-    Preview, RowHold,
+    after_blank_line, destinations_closed, fence_of, has_label_end, hides_definition_line,
+    is_delimiter_row, item_marker, last_block_start, open_destination, preview,
+    preview_block_start, stand_in_header, ItemMark, Preview, RowHold,
 };
 use super::typing::{is_word_char, ItemCode};
 use super::{has_any_byte, has_fence_run, reaches_back, FindLast};
@@ -58,11 +58,11 @@ use crate::cite::index::IndexBuilder;
 use crate::cite::marker::FILE_SEARCH_OPEN;
 use outline::{Item, Place};
 use text::{
-    brackets_close, byte_classes, cite_tags, cites_paired, classes_render_as_itself,
-    closes_before_opening, has_html_line, has_url_like_word, inline_content_start, innermost_block,
-    is_plain, is_settled, line_is_settled, may_be_settled, may_open_html_across_blank_lines,
+    brackets_close, byte_classes, cites_paired, classes_render_as_itself, closes_before_opening,
+    has_html_line, has_url_like_word, inline_content_start, innermost_block, is_plain, is_settled,
+    line_is_settled, may_be_settled, may_open_html_across_blank_lines, open_cite_tags,
     opens_span_on_plain_words, renders_as_itself, split_at_typing, split_closers, stand_in_after,
-    stand_in_content, still_held, tags_are_cites, text_is_settled, word_boundary, CLOSE_BRACKET,
+    stand_in_content, still_held, tags_are_settled, text_is_settled, word_boundary, CLOSE_BRACKET,
     CLOSE_PAREN, HASH,
 };
 
@@ -158,7 +158,11 @@ pub(super) enum Typed {
     Words,
     /// Nothing changes until a line break: the tail holds the table row
     /// being typed back until its line ends.
-    HeldRow,
+    HeldLine,
+    /// Nothing changes until a line break: the tail's last block is a link
+    /// reference definition being typed, which shows nothing whatever its
+    /// line holds (`preview::is_definition_line`).
+    Definition,
     /// Text without a line break, tab, CR or NUL adds itself, escaped: the
     /// tail ends in a code line of a list item's code block, past its
     /// indentation and where it could close the block; line breaks too
@@ -260,7 +264,7 @@ fn may_settle(open: &str, line: &str) -> bool {
     !(has_any_byte(line, b"\t\r")
         || block.contains('|')
         || reaches_across_lines_into(open)
-        || !tags_are_cites(block)
+        || !tags_are_settled(block)
         || has_html_line(&open[after_blank_line(open)..])
         || may_open_html_across_blank_lines(open))
 }
@@ -272,7 +276,7 @@ fn may_settle(open: &str, line: &str) -> bool {
 /// earlier line of the block takes in what comes after it.)
 fn block_is_settled(open: &str, at: usize) -> bool {
     let block = &open[last_block_start(&open[..at])..at];
-    cite_tags(block) == Some(0) && is_settled(block)
+    open_cite_tags(block) == Some(0) && is_settled(block)
 }
 
 /// Whether the last line of `open`, starting at `line_start`, is one the
@@ -323,11 +327,11 @@ fn quote_markers(line: &str) -> &str {
     &line[..line.len() - rest.len()]
 }
 
-/// [`Typed::HeldRow`] when `line`, a table's row held back until it ends,
+/// [`Typed::HeldLine`] when `line`, a table's row held back until it ends,
 /// stays held whatever is typed on it: its start says it is no fence.
 fn row_stays_held(line: &str) -> Typed {
     match line.bytes().any(|b| b != b' ') && still_held(RowHold::UntilNewline, line) {
-        true => Typed::HeldRow,
+        true => Typed::HeldLine,
         false => Typed::Unknown,
     }
 }
@@ -438,7 +442,7 @@ impl ListHead {
 
 #[derive(Debug, Clone)]
 enum State {
-    HeldRow {
+    HeldLine {
         line_start: usize,
         hold: RowHold,
         html: String,
@@ -778,7 +782,7 @@ impl Tail {
     ///   [`ends_word`]), and everything since the line's last settled word
     ///   (or the start of its content) renders as itself. (Such words keep it so; they start no block and reach
     ///   back to nothing before them.)
-    /// - [`Typed::HeldRow`]: text without a line break changes nothing:
+    /// - [`Typed::HeldLine`]: text without a line break changes nothing:
     ///   the tail holds a table's row back until its line ends, and the
     ///   line's start says it is no fence.
     ///
@@ -814,6 +818,9 @@ impl Tail {
     /// [`Tail::typing`] for the tail just made of `open`. (A line holding
     /// a `【` is in no [`State::Inline`].)
     fn typed_after(&self, open: &str, line_start: usize) -> Typed {
+        if hides_definition_line(open, line_start) {
+            return Typed::Definition;
+        }
         match &self.state {
             Some(State::Inline(line)) => {
                 let pending = open.get(line.at..).unwrap_or_default();
@@ -827,7 +834,7 @@ impl Tail {
                     return Typed::Words;
                 }
             }
-            Some(State::HeldRow {
+            Some(State::HeldLine {
                 line_start: held,
                 hold: RowHold::UntilNewline,
                 ..
@@ -891,7 +898,7 @@ impl Tail {
         // text as showing as typed, stay off while it is there.
         let inline = !open[line_start..].contains(FILE_SEARCH_OPEN);
         let cached = match &self.state {
-            Some(State::HeldRow {
+            Some(State::HeldLine {
                 line_start: held,
                 hold,
                 html,
@@ -961,7 +968,7 @@ impl Tail {
         if let Some(rows) = table_rows(open, line_start, shown, html, index) {
             self.state = Some(State::Table(Box::new(rows)));
         } else if let Some(hold) = shown.holds_row {
-            self.state = Some(State::HeldRow {
+            self.state = Some(State::HeldLine {
                 line_start,
                 hold,
                 html: html.to_owned(),
@@ -1468,7 +1475,7 @@ impl Tail {
             // letter: they can no longer make a rule or a list marker.)
             let words_settle = match line.at_content_start {
                 true => line_is_settled(words),
-                false => cite_tags(words) == Some(0),
+                false => open_cite_tags(words) == Some(0),
             };
             if renders_as_itself(words) && words_settle {
                 // (Plain words render as themselves, as in `plain`.)
@@ -1640,7 +1647,8 @@ fn typing_place(piece: &str, shown: &str) -> Option<usize> {
         .is_some_and(|c| c != ' ' && typing_may_follow(c) && close_alike_after(c, closers));
     let only_closers = are_closers(closers);
     let no_link = !has_url_like_word(piece);
-    (ends_in_word && only_closers && no_link && cite_tags(piece) == Some(0)).then_some(piece.len())
+    (ends_in_word && only_closers && no_link && open_cite_tags(piece) == Some(0))
+        .then_some(piece.len())
 }
 
 /// Whether `closers`, the preview's after text ending in `c`, close as
@@ -1971,7 +1979,7 @@ impl SettledLine {
             && !has_url_like_word(words)
             // Raw HTML is balanced by the sanitizer around the end of the
             // rendered text, wherever that is.
-            && tags_are_cites(&open[self.at..])
+            && tags_are_settled(&open[self.at..])
             // Typed text must go on as the stand-in would after what it
             // was typed after (and, see [`TypingSplit::fits`], after what
             // it shows next to).

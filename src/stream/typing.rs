@@ -73,9 +73,10 @@ pub enum Typing {
         /// How many bytes of the tail come after it (end tags).
         before: usize,
     },
-    /// A table's row being typed, which the tail shows once its line
-    /// ends: text without a line break or CR changes nothing.
-    HeldRow,
+    /// A line the tail shows only once it ends (a table's row) or never
+    /// (a link reference definition's): text without a line break or CR
+    /// changes nothing.
+    HeldLine,
     /// A code line in a code block inside the tail's element (a list
     /// item's), past its indentation and where it could close the block:
     /// text without a tab, CR or NUL adds what [`Typing::display`] makes
@@ -332,7 +333,7 @@ impl Typing {
                 None => Typing::Pushed,
             },
             Typing::Words { .. } if is_word_text(text) => self,
-            Typing::HeldRow if !has_any_byte(text, b"\n\r") => self,
+            Typing::HeldLine if !has_any_byte(text, b"\n\r") => self,
             Typing::CodeIn {
                 depth,
                 before,
@@ -392,7 +393,7 @@ impl Typing {
             Typing::CodeIn { block, line, .. } if !line.shows(block) => {
                 &typed[..typed.rfind('\n').map_or(0, |at| at + 1)]
             }
-            Typing::HeldRow => "",
+            Typing::HeldLine => "",
             _ => typed,
         }
     }
@@ -419,7 +420,7 @@ impl Typing {
     pub fn point(self) -> Option<(usize, usize)> {
         match self {
             Typing::Pushed => None,
-            Typing::Verbatim { .. } | Typing::HeldRow => Some((0, 0)),
+            Typing::Verbatim { .. } | Typing::HeldLine => Some((0, 0)),
             Typing::Words { depth, before } | Typing::CodeIn { depth, before, .. } => {
                 Some((depth, before))
             }
@@ -492,9 +493,9 @@ mod tests {
         assert!(!INDENTED.admits("a\tb"));
         assert!(!INDENTED.admits("a\nb"));
         assert!(!Typing::Pushed.admits(""));
-        assert!(Typing::HeldRow.admits("a | `b"));
-        assert!(!Typing::HeldRow.admits("a |\n"));
-        assert_eq!(Typing::HeldRow.shown("a | b"), "");
+        assert!(Typing::HeldLine.admits("a | `b"));
+        assert!(!Typing::HeldLine.admits("a |\n"));
+        assert_eq!(Typing::HeldLine.shown("a | b"), "");
         assert_eq!(FENCED.point(), Some((0, 0)));
         assert_eq!(Typing::Pushed.point(), None);
     }

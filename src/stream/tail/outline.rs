@@ -16,7 +16,7 @@
 //! blank, or the outline is one list that the HTML shows tight).
 
 use super::super::preview::{item_marker, ItemMark};
-use super::text::tags_are_cites;
+use super::text::tags_are_settled;
 use crate::stream::has_any_byte;
 
 /// An outline's item: where its marker and its content start.
@@ -79,7 +79,7 @@ fn digits(text: &str) -> usize {
 fn one_line_content(content: &str) -> bool {
     !(content.is_empty()
         || content.starts_with(['<', '|'])
-        || !tags_are_cites(content)
+        || !tags_are_settled(content)
         || content.starts_with("```")
         || content.starts_with("~~~")
         || item_marker(content).is_some())

@@ -4,8 +4,9 @@
 //! (its inline content, the tags closing its blocks, a stand-in's place).
 
 use super::TYPING;
+use crate::html::is_void_element;
 use crate::stream::inline_subset::{can_open_close, Class};
-use crate::stream::preview::{destinations_closed, item_marker, preview, RowHold};
+use crate::stream::preview::{destinations_closed, item_marker, preview, tag_end, RowHold};
 use crate::stream::{has_any_byte, has_byte, FindLast};
 
 /// `html` around its one [`TYPING`] character, which must be in text (not
@@ -195,42 +196,93 @@ pub(super) fn is_settled(text: &str) -> bool {
 }
 
 /// A line's settled part: it has a letter (so the line is not a rule, an
-/// underline or a list marker still being typed) and any `<` in it is a
-/// cite tag, each opened one closed (other inline HTML may pair up later).
+/// underline or a list marker still being typed) and its tags are settled,
+/// no cite tag left open ([`open_cite_tags`]).
 pub(super) fn line_is_settled(line: &str) -> bool {
-    line.chars().any(char::is_alphabetic) && cite_tags(line).is_some_and(|depth| depth == 0)
+    line.chars().any(char::is_alphabetic) && open_cite_tags(line).is_some_and(|depth| depth == 0)
 }
 
-/// Whether every `<` in `text` is a cite tag.
-pub(super) fn tags_are_cites(text: &str) -> bool {
-    cite_tags(text).is_some()
+/// Whether `text`'s tags are settled, but for cite tags left open
+/// ([`open_cite_tags`]).
+pub(super) fn tags_are_settled(text: &str) -> bool {
+    open_cite_tags(text).is_some()
 }
 
-/// How many cite tags `text` leaves open, if its only tags are cite tags
-/// and none closes before it opens.
-pub(super) fn cite_tags(text: &str) -> Option<usize> {
-    let mut depth = 0usize;
-    for at in memchr::memchr_iter(b'<', text.as_bytes()) {
-        let tag = text.as_bytes().get(at + 1..)?;
-        let starts = |name: &[u8]| {
+/// How many cite tags `text` leaves open, if its other tags are settled:
+/// every `<` is text that no later character can make a tag (`a < b`), a
+/// whole autolink (`<https://…>`), or a whole tag that opens no element
+/// (`<br>`, `<img …/>`) or whose element closes in `text`, inside the
+/// elements open around it (`<kbd>Ctrl</kbd>`); and no cite tag closes
+/// before it opens. The sanitizer closes an element left open at the end
+/// of what it renders, wherever that is, so text after it would render
+/// otherwise behind a stand-in. (A comment or `<?…?>` may hold a `>`:
+/// none is read as settled.)
+pub(super) fn open_cite_tags(text: &str) -> Option<usize> {
+    if !has_byte(text, b'<') {
+        return Some(0);
+    }
+    // (The elements open: cite tags, and others by name.)
+    let mut open: Vec<&str> = Vec::new();
+    let mut at = 0;
+    while let Some(lt) = memchr::memchr(b'<', &text.as_bytes()[at..]).map(|i| at + i) {
+        let tag = &text[lt + 1..];
+        let starts = |name: &str| {
             tag.get(..name.len())
                 .is_some_and(|t| t.eq_ignore_ascii_case(name))
         };
-        let self_closing = || {
-            let tag = &text[at..];
-            tag.find('>').is_some_and(|end| tag[..end].ends_with('/'))
-        };
-        if starts(b"cite") {
-            if !self_closing() {
-                depth += 1;
+        at = lt + 1;
+        // (Cite tags count as they are typed: their label is the rest.)
+        if starts("cite") {
+            if !tag.find('>').is_some_and(|end| tag[..end].ends_with('/')) {
+                open.push("cite");
             }
-        } else if starts(b"/cite") {
-            depth = depth.checked_sub(1)?;
-        } else {
-            return None;
+            continue;
+        }
+        if starts("/cite") {
+            open.pop().filter(|name| *name == "cite")?;
+            continue;
+        }
+        match tag.bytes().next() {
+            Some(b) if b.is_ascii_alphabetic() || b == b'/' => {}
+            Some(b'!' | b'?') | None => return None,
+            Some(_) => continue,
+        }
+        let end = tag_end(tag)?;
+        at = lt + 1 + end;
+        let inside = &tag[..end - 1];
+        if let Some(closing) = inside.strip_prefix('/') {
+            let name = closing.trim_end_matches([' ', '\t', '\n']);
+            let top = open.pop()?;
+            if !(is_tag_name(name) && top.eq_ignore_ascii_case(name)) {
+                return None;
+            }
+            continue;
+        }
+        let (name, after) = inside.split_at(
+            inside
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .unwrap_or(inside.len()),
+        );
+        match after.bytes().next() {
+            // (An autolink, or text: either way what comes cannot change it.)
+            Some(b':' | b'@' | b'.' | b'+') if !inside.contains([' ', '\t', '\n']) => {}
+            None | Some(b' ' | b'\t' | b'\n' | b'/') => {
+                if !(after.ends_with('/') || is_void_element(name)) {
+                    open.push(name);
+                }
+            }
+            Some(_) => return None,
         }
     }
-    Some(depth)
+    open.iter()
+        .all(|name| *name == "cite")
+        .then_some(open.len())
+}
+
+/// Whether `name` is an HTML tag's name as CommonMark reads one.
+fn is_tag_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
 }
 
 /// Whether every cite tag in `text` became a citation in its `html`: a tag
@@ -255,15 +307,34 @@ pub(super) fn cites_paired(text: &str, html: &str) -> bool {
 }
 
 /// Whether a line of `text` starts with `<`, after any quote and list
-/// item markers: it may open an HTML block, which hides the fences inside
-/// it from the parser but not the preview, and takes in the lines after it
-/// (`- <details>` then `  - a`: no nested item).
+/// item markers, where it may open an HTML block, which hides the fences
+/// inside it from the parser but not the preview, and takes in the lines
+/// after it (`- <details>` then `  - a`: no nested item).
 pub(super) fn has_html_line(text: &str) -> bool {
     // (Most text holds no `<` at all: one vectorized search says so.)
     has_byte(text, b'<')
-        && text
-            .split('\n')
-            .any(|line| after_container_markers(line).starts_with('<'))
+        && text.split('\n').any(|line| {
+            after_container_markers(line)
+                .strip_prefix('<')
+                .is_some_and(may_open_html_block)
+        })
+}
+
+/// Whether a line starting with `<` then `rest` may open an HTML block:
+/// `rest` starts with a tag's name, `/`, `!` or `?`, or is still to come;
+/// not an autolink (`<https://…>`, `<me@x.y>`), whose scheme or user ends
+/// where no tag's name can, nor `< b`.
+fn may_open_html_block(rest: &str) -> bool {
+    match rest.bytes().next() {
+        None | Some(b'/' | b'!' | b'?') => true,
+        Some(b) if b.is_ascii_alphabetic() => {
+            let name = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .unwrap_or(rest.len());
+            !matches!(rest.as_bytes().get(name), Some(b':' | b'@' | b'.' | b'+'))
+        }
+        Some(_) => false,
+    }
 }
 
 /// Whether a line of `text` may start an HTML block that blank lines do
@@ -733,13 +804,41 @@ mod tests {
     }
 
     #[test]
-    fn settled_lines_have_words_and_whole_cite_tags() {
+    fn settled_lines_have_words_and_whole_tags() {
         assert!(line_is_settled("a <cite id=\"x\">b</cite> "));
         assert!(!line_is_settled("a <cite id=\"x\">b "));
         assert!(!line_is_settled("a <b>bold "));
         assert!(!line_is_settled("1. "));
         assert!(!line_is_settled("a </cite> b <cite> "));
         assert!(!line_is_settled("a <cite id='b'/> c </cite> "));
+        // A line starting with an autolink opens no HTML block.
+        assert!(!has_html_line("a\n<https://x.y/z>, b\n> < c\n- <me@x.y>"));
+        for html in ["<details>", "> <", "- </b>", "<!-- c", "<x", "<?php"] {
+            assert!(has_html_line(&format!("a\n{html}")), "{html:?}");
+        }
+        // Other tags, where nothing typed after them can change them.
+        for settled in [
+            "a <https://x.y/z?q=1> b ",
+            "a <me@x.y> b ",
+            "a <kbd>Ctrl</KBD> + <kbd title='>'>C</kbd> b ",
+            "a <br> b <img src=\"/i.png\" /> c ",
+            "a < b <1 c ",
+            "a <b><cite id=\"x\">c</cite></b> d ",
+        ] {
+            assert!(line_is_settled(settled), "{settled:?}");
+        }
+        for unsettled in [
+            "a <b>x</i> ",
+            "a <b>x ",
+            "a </b> ",
+            "a <!-- c --> ",
+            "a <b title='x> ",
+            "a <b ",
+            "a <",
+            "a <b><cite>c</b></cite> ",
+        ] {
+            assert!(!line_is_settled(unsettled), "{unsettled:?}");
+        }
         assert_eq!(
             innermost_block("<ul>\n<li>a</li>\n<li>b <em>c</em>"),
             "b <em>c</em>"

@@ -657,12 +657,17 @@ fn unmatched_bracket(text: &str, open: &mut Vec<usize>) -> Option<usize> {
 /// title would show it as text), or a footnote definition before its text:
 /// their labels are no references, and the preview shows nothing of them.
 pub(super) fn is_definition_line(line: &str) -> bool {
-    line.trim_start_matches(' ')
-        .strip_prefix('[')
-        .and_then(|rest| rest.split_once("]:"))
-        .is_some_and(|(label, text)| {
-            !label.contains(']') && (!label.starts_with('^') || text.trim().is_empty())
-        })
+    // (The label ends at the first `]`, which `:` must follow: most lines
+    // starting with `[` are a link's, and end their label soon.)
+    let Some(rest) = line.trim_start_matches(' ').strip_prefix('[') else {
+        return false;
+    };
+    let Some(end) = memchr::memchr(b']', rest.as_bytes()) else {
+        return false;
+    };
+    let (label, text) = (&rest[..end], &rest[end + 1..]);
+    text.strip_prefix(':')
+        .is_some_and(|text| !label.starts_with('^') || text.trim().is_empty())
 }
 
 /// Whether the preview shows nothing of `open`'s last line (from

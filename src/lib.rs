@@ -84,5 +84,5 @@ pub use options::{
 pub use render::{render, Rendered};
 pub use source::Source;
 pub use stream::{
-    CodeLine, ItemCode, ItemLine, Patch, Step, Stream, StreamedHtml, TailChange, Typing,
+    CodeLine, HeldKind, ItemCode, ItemLine, Patch, Step, Stream, StreamedHtml, TailChange, Typing,
 };

@@ -16,7 +16,8 @@
 use wasm_bindgen::prelude::wasm_bindgen;
 
 use crate::{
-    CodeLine, ItemCode, ItemLine, Options, Patch, Rendered, Step, Stream, TailChange, Typing,
+    CodeLine, HeldKind, ItemCode, ItemLine, Options, Patch, Rendered, Step, Stream, TailChange,
+    Typing,
 };
 
 /// A result in parts: HTML (`html` of a render, `append` of a patch), a
@@ -219,7 +220,9 @@ impl WasmStream {
 
     /// [`Stream::typing`] in one number: 0 for [`Typing::Pushed`], else
     /// the kind in the low 2 bits (1 [`Typing::Verbatim`], 2
-    /// [`Typing::Words`], 3 [`Typing::HeldLine`]), the typing point's depth
+    /// [`Typing::Words`], 3 [`Typing::HeldLine`] or [`Typing::Held`], which
+    /// says its kind in the next 2 bits: 1 [`HeldKind::Url`], 2
+    /// [`HeldKind::Tag`]), the typing point's depth
     /// in the next 6, its `before` (UTF-16 units, which are its bytes: end
     /// tags are ASCII) above them; for [`Typing::Verbatim`], at a settled
     /// or blank line, its point being 0 deep before nothing, the line
@@ -251,6 +254,8 @@ impl WasmStream {
             } => (1 | 3 << 2 | item_code_bits(block) << 14, 8, 9),
             Typing::Words { .. } => (2, 2, 24),
             Typing::HeldLine => (3, 2, 24),
+            Typing::Held(HeldKind::Url) => return 3 | 1 << 2,
+            Typing::Held(HeldKind::Tag) => return 3 | 2 << 2,
             _ => return 0,
         };
         let packed = typing.point().and_then(|(depth, before)| {

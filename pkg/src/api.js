@@ -112,6 +112,11 @@ const MARK = 2;
 const VERBATIM = 1;
 const WORDS = 2;
 const HELD_LINE = 3;
+// (`Typing::Held`: kind 3, and what is held back in the next 2 bits.)
+const HELD_URL = 1;
+const HELD_TAG = 2;
+/** Text that goes on with a URL or a link's destination being typed (`HeldKind::Url`). */
+const URL_TEXT = /^[A-Za-z0-9\-./:?#=%+,;@]*$/;
 /**
  * What a paragraph's line being typed takes as typed (`Typing::Words`): ASCII letters, digits,
  * spaces, `,` `;` `:` `?` `'` `"` `-` `%`, and `.` after an ASCII letter or digit but `w`
@@ -153,7 +158,12 @@ function typingAfter(typing, line, text) {
   const kind = typing & 3;
   const fence = typing >>> 8;
   if (kind === WORDS) return isWordText(text) ? line : PUSHED;
-  if (kind === HELD_LINE) return /[\n\r]/.test(text) ? PUSHED : line;
+  if (kind === HELD_LINE) {
+    const held = (typing >>> 2) & 3;
+    if (held === HELD_URL) return URL_TEXT.test(text) ? line : PUSHED;
+    if (held === HELD_TAG) return /[>|\n\r]/.test(text) ? PUSHED : line;
+    return /[\n\r]/.test(text) ? PUSHED : line;
+  }
   if (line >= IN_ELEMENT) return inElementAfter(blockOf(typing), line, text);
   if (line === SETTLED && isVerbatim(text)) return SETTLED;
   for (let i = 0; i < text.length; i++) {

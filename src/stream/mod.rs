@@ -60,7 +60,7 @@ use frontier::{fence_after_text, Frontier};
 use provisional::{Reading, StandIns};
 use raw_element::RawElement;
 use tail::Typed;
-pub use typing::{CodeLine, ItemCode, ItemLine, Typing};
+pub use typing::{CodeLine, HeldKind, ItemCode, ItemLine, Typing};
 
 /// What changed after a [`Stream::push`]: HTML to append for what is now
 /// final, the HTML of the unfinished end to show after it, and the
@@ -794,6 +794,8 @@ impl Stream {
     /// - [`Typing::HeldLine`] on a table's row or a link reference
     ///   definition's line: text without a line break or CR changes
     ///   nothing (the row shows once its line ends; the definition, never).
+    /// - [`Typing::Held`] on a link's destination, a bare URL or a tag
+    ///   being typed: text of its [`HeldKind`] changes nothing.
     /// - [`Typing::CodeIn`] on a code line of a block in a list item: as a
     ///   fenced block's, at a typing point inside the item, each line
     ///   shown less the block's indentation ([`Typing::display`]), and a
@@ -903,6 +905,7 @@ impl Stream {
             _ if self.line_commit(self.open.len() - self.line_start) != LineCommit::Nothing => {
                 Typing::Pushed
             }
+            (_, Typed::Held(kind)) => Typing::Held(kind),
             (_, Typed::Words) => {
                 let (depth, before) = change::typing_point(&self.shown_tail);
                 // (The tail's text ends where the open text does.)

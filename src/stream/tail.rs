@@ -52,7 +52,7 @@ use super::preview::{
     is_delimiter_row, item_marker, last_block_start, open_destination, preview,
     preview_block_start, stand_in_header, ItemMark, Preview, RowHold,
 };
-use super::typing::{is_word_char, ItemCode};
+use super::typing::{is_word_char, HeldKind, ItemCode};
 use super::{has_any_byte, has_fence_run, reaches_back, FindLast};
 use crate::cite::index::IndexBuilder;
 use crate::cite::marker::FILE_SEARCH_OPEN;
@@ -163,6 +163,11 @@ pub(super) enum Typed {
     /// reference definition being typed, which shows nothing whatever its
     /// line holds (`preview::is_definition_line`).
     Definition,
+    /// Nothing changes while text of the kind goes on with what the tail
+    /// holds back at its end (see [`Typing::Held`]).
+    ///
+    /// [`Typing::Held`]: super::typing::Typing::Held
+    Held(HeldKind),
     /// Text without a line break, tab, CR or NUL adds itself, escaped: the
     /// tail ends in a code line of a list item's code block, past its
     /// indentation and where it could close the block; line breaks too
@@ -832,6 +837,18 @@ impl Tail {
                         || line.types_at_split(open));
                 if words {
                     return Typed::Words;
+                }
+                // (The tail just made holds it back: `Held::to`.)
+                let held = line
+                    .held
+                    .as_ref()
+                    .filter(|held| held.to == open.len() && line.line_start == line_start);
+                match held.map(|held| held.what) {
+                    Some(HeldBack::Url | HeldBack::Link(LinkPart::Destination)) => {
+                        return Typed::Held(HeldKind::Url)
+                    }
+                    Some(HeldBack::Tag) => return Typed::Held(HeldKind::Tag),
+                    _ => {}
                 }
             }
             Some(State::HeldLine {

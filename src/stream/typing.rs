@@ -18,8 +18,11 @@
 //!   for spaces ending them (a paragraph drops them) and words begun in
 //!   them that may start a URL (`h`, `htt`, `www`) ending them, which the
 //!   preview holds back;
-//! - a table's row, which shows once it is whole: text without a line
-//!   break changes nothing;
+//! - a table's row, which shows once it is whole, and a link reference
+//!   definition's line, which never shows: text without a line break
+//!   changes nothing;
+//! - a link's destination, a bare URL or a tag, which the preview holds
+//!   back whole while it is typed: text of its kind changes nothing;
 //! - a code line of a code block in a list item, past its indentation:
 //!   text without a tab, CR or NUL shows as itself, escaped, before the
 //!   end tags of the block and the item; each line after a line break
@@ -77,6 +80,10 @@ pub enum Typing {
     /// (a link reference definition's): text without a line break or CR
     /// changes nothing.
     HeldLine,
+    /// A link's destination, a bare URL or a tag being typed, which the
+    /// tail holds back whole until it ends: text of that [`HeldKind`]
+    /// changes nothing.
+    Held(HeldKind),
     /// A code line in a code block inside the tail's element (a list
     /// item's), past its indentation and where it could close the block:
     /// text without a tab, CR or NUL adds what [`Typing::display`] makes
@@ -319,6 +326,42 @@ fn less_indent(shown: &str, indent: usize, line_start: bool) -> String {
 /// NUL.
 pub(super) const NOT_VERBATIM: &[u8] = b"\n\r\0\t";
 
+/// What [`Typing::Held`] holds back, by the text that goes on with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeldKind {
+    /// A link's destination (`[a](https://…`) or a bare URL: ASCII
+    /// letters, digits and `-` `.` `/` `:` `?` `#` `=` `%` `+` `,` `;` `@`.
+    Url,
+    /// A tag (`<cite id="…`): text without `>`, `|`, a line break or CR.
+    Tag,
+}
+
+impl HeldKind {
+    /// Whether `text` goes on with what is held back, which then stays so.
+    pub fn goes_on_with(self, text: &str) -> bool {
+        match self {
+            HeldKind::Url => text.bytes().all(|b| {
+                b.is_ascii_alphanumeric()
+                    || matches!(
+                        b,
+                        b'-' | b'.'
+                            | b'/'
+                            | b':'
+                            | b'?'
+                            | b'#'
+                            | b'='
+                            | b'%'
+                            | b'+'
+                            | b','
+                            | b';'
+                            | b'@'
+                    )
+            }),
+            HeldKind::Tag => !has_any_byte(text, b">|\n\r"),
+        }
+    }
+}
+
 impl Typing {
     /// The typing after `text` is typed next: [`Typing::Pushed`] when it
     /// goes to the stream, else this typing, a code line's moved on. Text
@@ -334,6 +377,7 @@ impl Typing {
             },
             Typing::Words { .. } if is_word_text(text) => self,
             Typing::HeldLine if !has_any_byte(text, b"\n\r") => self,
+            Typing::Held(kind) if kind.goes_on_with(text) => self,
             Typing::CodeIn {
                 depth,
                 before,
@@ -393,7 +437,7 @@ impl Typing {
             Typing::CodeIn { block, line, .. } if !line.shows(block) => {
                 &typed[..typed.rfind('\n').map_or(0, |at| at + 1)]
             }
-            Typing::HeldLine => "",
+            Typing::HeldLine | Typing::Held(_) => "",
             _ => typed,
         }
     }
@@ -420,7 +464,7 @@ impl Typing {
     pub fn point(self) -> Option<(usize, usize)> {
         match self {
             Typing::Pushed => None,
-            Typing::Verbatim { .. } | Typing::HeldLine => Some((0, 0)),
+            Typing::Verbatim { .. } | Typing::HeldLine | Typing::Held(_) => Some((0, 0)),
             Typing::Words { depth, before } | Typing::CodeIn { depth, before, .. } => {
                 Some((depth, before))
             }
@@ -496,6 +540,17 @@ mod tests {
         assert!(Typing::HeldLine.admits("a | `b"));
         assert!(!Typing::HeldLine.admits("a |\n"));
         assert_eq!(Typing::HeldLine.shown("a | b"), "");
+        let url = Typing::Held(HeldKind::Url);
+        assert_eq!(url.after("example.com/a?b=1#c"), url);
+        for ends in [" ", ")", "_", "'", "<", "\n", "é"] {
+            assert_eq!(url.after(ends), Typing::Pushed, "{ends:?}");
+        }
+        let tag = Typing::Held(HeldKind::Tag);
+        assert_eq!(tag.after("id=\"call_1\" x='y'"), tag);
+        for ends in [">", "|", "\n", "\r"] {
+            assert_eq!(tag.after(ends), Typing::Pushed, "{ends:?}");
+        }
+        assert_eq!(tag.shown("id=\"a"), "");
         assert_eq!(FENCED.point(), Some((0, 0)));
         assert_eq!(Typing::Pushed.point(), None);
     }

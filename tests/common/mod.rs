@@ -261,6 +261,16 @@ pub fn prose_markdown() -> impl Strategy<Value = String> {
         1 => Just("<details>\n\n".to_owned()),
         1 => Just("\t".to_owned()),
         1 => Just("<cite id=\"a\">b</cite>".to_owned()),
+        // What the preview holds back whole while it is typed: a link's
+        // destination, a tag, an autolink (`Typing::Held`).
+        1 => Just("[l](https://x.y/".to_owned()),
+        1 => Just("([l](h".to_owned()),
+        1 => Just(")".to_owned()),
+        1 => Just("<cite id=\"c".to_owned()),
+        1 => Just("\">".to_owned()),
+        1 => Just("<https://a.b/".to_owned()),
+        1 => Just(">".to_owned()),
+        1 => Just("/".to_owned()),
         1 => Just("$".to_owned()),
         1 => Just("%".to_owned()),
         // Words beyond ASCII, their punctuation and spaces, and what of

@@ -294,7 +294,7 @@ test("typing shown by the glue (a code line, in a list item too, a table's row b
   }
 });
 
-test("typing shown by the glue (a paragraph's words between tail changes): the samples' tails after every change, and their final HTML, as without it", () => {
+test("typing shown by the glue (a paragraph's words, what is held back, definitions between tail changes): the samples' tails after every change, and their final HTML, as without it", () => {
   // (And a list turning loose inside <details>: a line's first bytes may still commit the items above it.)
   const loose = {
     name: "loose list in details",
@@ -303,7 +303,16 @@ test("typing shown by the glue (a paragraph's words between tail changes): the s
       "- The legacy threshold dropped [1].\n- The stale renewal rose.\n\n</details>\n\nAfter.\n",
     options: {},
   };
-  for (const { name, markdown, options } of [...samples(), loose]) {
+  // (Held back while typed, and shown nothing of: a link's destination, a bare URL, a tag, a definition's line.)
+  const held = {
+    name: "links, tags and definitions",
+    markdown:
+      "See the [guide](https://example.com/docs/start?v=2#intro) and <cite id=\"call_12\">the docs</cite>, or " +
+      "https://example.org/a/long/path.html then [the spec][spec] and <kbd>Ctrl</kbd> <https://x.example/y>.\n\n" +
+      "[spec]: https://spec.example/markdown/latest \"Spec\"\n[other]: https://other.example/page\n",
+    options: {},
+  };
+  for (const { name, markdown, options } of [...samples(), loose, held]) {
     for (const entry of [citemark, lite]) {
       for (const [size, every] of [[1, 1], [3, 1], [4, 2], [7, 1]]) typedByTheGlue(entry, name, markdown, options, size, every, false);
     }

@@ -869,7 +869,7 @@ impl Stream {
         match (&self.frontier, self.tail.typing()) {
             // (Code shows as typed: the tail's caches made no tail.)
             (Some(frontier), _) if frontier.tail_opener().is_none() => Typing::Pushed,
-            (Some(frontier), Typed::HeldLine) if frontier.is_table() => Typing::HeldLine,
+            (Some(frontier), Typed::HeldRow) if frontier.is_table() => Typing::HeldLine,
             // (Nor does a definition's line, though its first bytes decide
             // nothing: the preview shows none of it.)
             (None, Typed::Definition)

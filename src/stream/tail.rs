@@ -22,7 +22,7 @@
 //! - [`State::Code`]: inside a code fence (at the margin, or in a list
 //!   item), lines that cannot close the fence are escaped onto the block,
 //!   less the fence's indentation.
-//! - [`State::HeldLine`]: a table row shows only once it is whole, so the
+//! - [`State::HeldRow`]: a table row shows only once it is whole, so the
 //!   tail stays the same until its line ends.
 //! - [`State::Table`]: in a table shown as typed, a row that has ended is
 //!   rendered alone and added, so a long table costs each row once.
@@ -52,7 +52,7 @@ use super::preview::{
     is_delimiter_row, item_marker, last_block_start, open_destination, preview,
     preview_block_start, stand_in_header, ItemMark, Preview, RowHold,
 };
-use super::typing::{is_word_char, HeldKind, ItemCode};
+use super::typing::{is_held_url_byte, is_word_char, HeldKind, ItemCode};
 use super::{has_any_byte, has_fence_run, reaches_back, FindLast};
 use crate::cite::index::IndexBuilder;
 use crate::cite::marker::FILE_SEARCH_OPEN;
@@ -158,10 +158,10 @@ pub(super) enum Typed {
     Words,
     /// Nothing changes until a line break: the tail holds the table row
     /// being typed back until its line ends.
-    HeldLine,
+    HeldRow,
     /// Nothing changes until a line break: the tail's last block is a link
     /// reference definition being typed, which shows nothing whatever its
-    /// line holds (`preview::is_definition_line`).
+    /// line holds (`preview::hides_definition_line`).
     Definition,
     /// Nothing changes while text of the kind goes on with what the tail
     /// holds back at its end (see [`Typing::Held`]).
@@ -332,11 +332,11 @@ fn quote_markers(line: &str) -> &str {
     &line[..line.len() - rest.len()]
 }
 
-/// [`Typed::HeldLine`] when `line`, a table's row held back until it ends,
+/// [`Typed::HeldRow`] when `line`, a table's row held back until it ends,
 /// stays held whatever is typed on it: its start says it is no fence.
 fn row_stays_held(line: &str) -> Typed {
     match line.bytes().any(|b| b != b' ') && still_held(RowHold::UntilNewline, line) {
-        true => Typed::HeldLine,
+        true => Typed::HeldRow,
         false => Typed::Unknown,
     }
 }
@@ -447,7 +447,7 @@ impl ListHead {
 
 #[derive(Debug, Clone)]
 enum State {
-    HeldLine {
+    HeldRow {
         line_start: usize,
         hold: RowHold,
         html: String,
@@ -648,22 +648,7 @@ fn marker_byte(b: u8) -> bool {
 
 /// The URL characters that are no markdown syntax.
 fn url_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric()
-        || matches!(
-            b,
-            b'-' | b'.'
-                | b'/'
-                | b':'
-                | b'?'
-                | b'#'
-                | b'='
-                | b'%'
-                | b'+'
-                | b','
-                | b';'
-                | b'@'
-                | b'\''
-        )
+    is_held_url_byte(b) || b == b'\''
 }
 
 /// The text since a settled line's end rendered with [`TYPING`] after it.
@@ -787,7 +772,7 @@ impl Tail {
     ///   [`ends_word`]), and everything since the line's last settled word
     ///   (or the start of its content) renders as itself. (Such words keep it so; they start no block and reach
     ///   back to nothing before them.)
-    /// - [`Typed::HeldLine`]: text without a line break changes nothing:
+    /// - [`Typed::HeldRow`]: text without a line break changes nothing:
     ///   the tail holds a table's row back until its line ends, and the
     ///   line's start says it is no fence.
     ///
@@ -851,7 +836,7 @@ impl Tail {
                     _ => {}
                 }
             }
-            Some(State::HeldLine {
+            Some(State::HeldRow {
                 line_start: held,
                 hold: RowHold::UntilNewline,
                 ..
@@ -915,7 +900,7 @@ impl Tail {
         // text as showing as typed, stay off while it is there.
         let inline = !open[line_start..].contains(FILE_SEARCH_OPEN);
         let cached = match &self.state {
-            Some(State::HeldLine {
+            Some(State::HeldRow {
                 line_start: held,
                 hold,
                 html,
@@ -985,7 +970,7 @@ impl Tail {
         if let Some(rows) = table_rows(open, line_start, shown, html, index) {
             self.state = Some(State::Table(Box::new(rows)));
         } else if let Some(hold) = shown.holds_row {
-            self.state = Some(State::HeldLine {
+            self.state = Some(State::HeldRow {
                 line_start,
                 hold,
                 html: html.to_owned(),

@@ -336,27 +336,22 @@ pub enum HeldKind {
     Tag,
 }
 
+/// What goes on with a URL or a link's destination being typed, held back
+/// ([`HeldKind::Url`]): URL characters that are no markdown syntax, but `'`
+/// (which may open a link's title).
+pub(super) fn is_held_url_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+        || matches!(
+            b,
+            b'-' | b'.' | b'/' | b':' | b'?' | b'#' | b'=' | b'%' | b'+' | b',' | b';' | b'@'
+        )
+}
+
 impl HeldKind {
     /// Whether `text` goes on with what is held back, which then stays so.
     pub fn goes_on_with(self, text: &str) -> bool {
         match self {
-            HeldKind::Url => text.bytes().all(|b| {
-                b.is_ascii_alphanumeric()
-                    || matches!(
-                        b,
-                        b'-' | b'.'
-                            | b'/'
-                            | b':'
-                            | b'?'
-                            | b'#'
-                            | b'='
-                            | b'%'
-                            | b'+'
-                            | b','
-                            | b';'
-                            | b'@'
-                    )
-            }),
+            HeldKind::Url => text.bytes().all(is_held_url_byte),
             HeldKind::Tag => !has_any_byte(text, b">|\n\r"),
         }
     }

@@ -9,8 +9,9 @@
 //
 // (A package dir as `npm pack` + `npm install` leave it: `make
 // bench-node-install` puts the current one in benches/node/node_modules.)
-// Environment: SHAPES (default: all), KIB (default 256), RUNS (default 5),
-// STREAM_COST (the example's path).
+// Environment: SHAPES (default: all; a `file:PATH` among them streams that
+// document as it is, a chat answer or a README), KIB (default 256), RUNS
+// (default 5), STREAM_COST (the example's path).
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -61,7 +62,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 console.log(`Node ${process.version}, ${cpus()[0].model}; ${KIB} KiB, 4-character chunks, medians of ${RUNS} interleaved runs`);
 console.log("| shape | one render, old / new | stream ÷ one render, old | new |\n|:--|--:|--:|--:|");
 for (const name of SHAPES) {
-  const text = shapeText(STREAM_COST, name, KIB * 1024);
+  const text = name.startsWith("file:") ? readFileSync(name.slice(5), "utf8") : shapeText(STREAM_COST, name, KIB * 1024);
   const chunks = chunked(text, 4);
   for (const api of [old, neu]) {
     if (stream(api, chunks) !== api.render(text, options).html) throw new Error(`${name}: a stream differs from its render`);

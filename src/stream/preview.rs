@@ -448,10 +448,6 @@ struct Scratch {
     openers: Vec<Delimiter>,
     brackets: Vec<usize>,
     held_tag: Option<usize>,
-    /// Where the block ended once the blanks ending it were dropped: what
-    /// ends there was followed by a blank (a label's `]`, which is then no
-    /// definition's).
-    blanks_cut_at: Option<usize>,
 }
 
 /// Drops the spaces and tabs ending `block`; whether there were any (the
@@ -511,7 +507,7 @@ fn hide_unfinished_end(
         scratch.held_tag = Some(lt);
         return true;
     }
-    if hide_unfinished_bracket(block, holds, scratch) {
+    if hide_unfinished_bracket(block, holds, &mut scratch.brackets) {
         return true;
     }
     if let Some(open) = unfinished_file_search_marker(block) {
@@ -686,16 +682,9 @@ pub(super) fn hides_definition_line(open: &str, line_start: usize) -> bool {
 }
 
 /// `[label](https://…` shows `label`; `[label` and `[label]` at the end
-/// show `label` (but a `[label]` that blanks followed, which links to
-/// nothing being typed); `[1` and `[1,` are held. Whether anything
-/// changed. (Trailing spaces go in any case. `scratch.brackets`: room for
-/// the brackets.)
-fn hide_unfinished_bracket(block: &mut String, holds: Holds, scratch: &mut Scratch) -> bool {
-    let Scratch {
-        brackets: open,
-        blanks_cut_at,
-        ..
-    } = scratch;
+/// show `label`; `[1` and `[1,` are held. Whether anything changed.
+/// (Trailing spaces go in any case. `open`: room for the brackets.)
+fn hide_unfinished_bracket(block: &mut String, holds: Holds, open: &mut Vec<usize>) -> bool {
     if holds.backtick {
         // Brackets in code are shown as typed; but a link's label may hold
         // code (`` [`serde_json::Value` ``): what opened before it is no
@@ -710,9 +699,7 @@ fn hide_unfinished_bracket(block: &mut String, holds: Holds, scratch: &mut Scrat
             return false;
         }
     }
-    if trim_trailing_blanks(block) {
-        *blanks_cut_at = Some(block.len());
-    }
+    trim_trailing_blanks(block);
     if !holds.square_bracket {
         return false;
     }
@@ -776,10 +763,7 @@ fn hide_unfinished_bracket(block: &mut String, holds: Holds, scratch: &mut Scrat
             }
             let marker = inner.bytes().next().is_some_and(|b| b.is_ascii_digit())
                 || is_prompt_marker_start(inner);
-            // (A label followed by a blank is no link being typed, nor a
-            // definition's: the text shows as the parser reads it.)
-            let followed = *blanks_cut_at == Some(block.len());
-            if !marker && !inner.starts_with('^') && !followed {
+            if !marker && !inner.starts_with('^') {
                 show_label(block, open, block.len() - 1);
                 return true;
             }
@@ -1409,9 +1393,6 @@ mod tests {
         shows("a <cite id='\"><img src=x>", "a");
         shows("see [the docs", "see the docs");
         shows("see [the docs]", "see the docs");
-        // Blanks after it: no link being typed, nor a definition's label.
-        shows("see [the docs] ", "see [the docs]");
-        shows("[rust-questions] ", "[rust-questions]");
         shows(
             "see [the table [5]](https://fx.exa",
             "see the table \\[5\\]",

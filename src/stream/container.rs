@@ -1036,15 +1036,12 @@ fn write_outline(html: &mut String, sublines: &str) -> Option<()> {
 /// [`render_children`] through the parser.
 fn parse_children(context: &RenderContext<'_>, opener: &str, text: &str) -> Children {
     let stand_ins = StandIns::new(text, context.reading);
-    let awaited = Cell::new(None);
-    let by_reference = Cell::new(context.links_by_reference);
     context.parse_after(
         stand_ins.as_str(),
         opener,
         text,
-        &awaited,
-        &by_reference,
-        |full, text_start, events| {
+        context.links_by_reference,
+        |full, text_start, events, notes| {
             let definitions = super::definitions_within(
                 events.reference_definitions(),
                 full,
@@ -1063,7 +1060,7 @@ fn parse_children(context: &RenderContext<'_>, opener: &str, text: &str) -> Chil
                 html: written.html,
                 open_raw_html: written.open_raw_html || written.closed_open_html_block,
                 index,
-                awaits: awaited.get().is_some(),
+                awaits: notes.awaits(),
                 definitions,
             }
         },
@@ -1082,15 +1079,12 @@ fn shape_and_children(
     children_end: impl FnOnce(&Shape) -> Option<usize>,
 ) -> (Shape, Option<(usize, Children)>) {
     let stand_ins = StandIns::new(text, context.reading);
-    let awaited = Cell::new(None);
-    let by_reference = Cell::new(context.links_by_reference);
     context.parse_after(
         stand_ins.as_str(),
         opener,
         text,
-        &awaited,
-        &by_reference,
-        |full, text_start, events| {
+        context.links_by_reference,
+        |full, text_start, events, notes| {
             let markers = marker_definitions(events.reference_definitions());
             let mut shape = Shape::default();
             let mut container_end = None;
@@ -1134,7 +1128,7 @@ fn shape_and_children(
                 html: written.html,
                 open_raw_html: written.open_raw_html || written.closed_open_html_block,
                 index,
-                awaits: awaited.get().is_some_and(|at| at < at_end),
+                awaits: notes.awaited().is_some_and(|at| at < at_end),
                 definitions: Vec::new(),
             };
             (shape, Some((end, children)))

@@ -13,7 +13,6 @@
 //! blank lines that the next line may still make part of the block or not,
 //! are the tail.
 
-use std::cell::Cell;
 use std::ops::Range;
 
 use pulldown_cmark::Event;
@@ -877,15 +876,12 @@ fn render_inside(context: &RenderContext<'_>, opener: &str, lines: &str, leaf: L
         LeafKind::Code(_) => Reading::Code,
     };
     let stand_ins = StandIns::new(lines, reading);
-    let awaited = Cell::new(None);
-    let by_reference = Cell::new(context.links_by_reference);
     context.parse_after(
         stand_ins.as_str(),
         opener,
         lines,
-        &awaited,
-        &by_reference,
-        |text, lines_start, events| {
+        context.links_by_reference,
+        |text, lines_start, events, notes| {
             let definitions = marker_definitions(events.reference_definitions());
             let mut watch = BlockEnd::default();
             // (A table's header cells are left out: their citations were counted
@@ -912,7 +908,7 @@ fn render_inside(context: &RenderContext<'_>, opener: &str, lines: &str, leaf: L
                 html: written.html,
                 index,
                 closed_at: watch.closed_at(text, lines_start),
-                awaits: awaited.get().is_some(),
+                awaits: notes.awaits(),
             }
         },
     )

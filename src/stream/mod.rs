@@ -1711,6 +1711,35 @@ const PROBE_AFTER_BATCH: &str = "x\n\n<div>y</div>\n";
 /// [`PROBE_AFTER_BATCH`]'s HTML, rendered alone.
 const PROBE_AFTER_BATCH_HTML: &str = "<p>x</p>\n<div>y</div>\n";
 
+/// What a parse of open text noted through its broken-link callback (see
+/// [`RenderContext::parse`]).
+pub(super) struct ParseNotes {
+    /// Where the first reference is that a later definition may change.
+    awaited: Cell<Option<usize>>,
+    /// Whether bracketed words read as links awaited (the message links by
+    /// reference); a full reference read turns it on.
+    by_reference: Cell<bool>,
+}
+
+impl ParseNotes {
+    fn new(by_reference: bool) -> Self {
+        ParseNotes {
+            awaited: Cell::new(None),
+            by_reference: Cell::new(by_reference),
+        }
+    }
+
+    /// Whether a reference was read that a later definition may change.
+    pub(super) fn awaits(&self) -> bool {
+        self.awaited.get().is_some()
+    }
+
+    /// Where the first such reference starts, if one was read.
+    pub(super) fn awaited(&self) -> Option<usize> {
+        self.awaited.get()
+    }
+}
+
 /// What rendering the open text needs from the stream.
 struct RenderContext<'s> {
     options: &'s Options,
@@ -1778,39 +1807,43 @@ impl<'s> RenderContext<'s> {
     }
 
     /// Parses `text` after `stand_ins` and `opener` (context that is no
-    /// part of it) with [`RenderContext::parse`], and hands `then` what was
-    /// parsed, where `text` starts in it, and its events. The committed
-    /// definitions come through the parser's callback, unless `text`
-    /// defines one of their labels again: then they are parsed before it
-    /// (the first definition of a label wins), which costs a second parse
-    /// of its blocks.
+    /// part of it) with [`RenderContext::parse`], bracketed words read as
+    /// links awaited if `by_reference`, and hands `then` what was parsed,
+    /// where `text` starts in it, its events, and what the parse noted. The
+    /// committed definitions come through the parser's callback, unless
+    /// `text` defines one of their labels again: then they are parsed
+    /// before it (the first definition of a label wins), which costs a
+    /// second parse of its blocks.
     pub(super) fn parse_after<R>(
         &self,
         stand_ins: &str,
         opener: &str,
         text: &str,
-        awaited: &Cell<Option<usize>>,
-        by_reference: &Cell<bool>,
-        then: impl for<'t> FnOnce(&'t str, usize, OffsetIter<'t, OnBrokenLink<'t, 't>>) -> R,
+        by_reference: bool,
+        then: impl for<'t> FnOnce(
+            &'t str,
+            usize,
+            OffsetIter<'t, OnBrokenLink<'t, 't>>,
+            &'t ParseNotes,
+        ) -> R,
     ) -> R {
-        let given_by_reference = by_reference.get();
+        let notes = ParseNotes::new(by_reference);
         let alone = match stand_ins.is_empty() && opener.is_empty() {
             true => Cow::Borrowed(text),
             false => Cow::Owned([stand_ins, opener, text].concat()),
         };
         let text_start = alone.len() - text.len();
-        let events = self.parse(&alone, text_start, awaited, by_reference);
+        let events = self.parse(&alone, text_start, &notes.awaited, &notes.by_reference);
         let definitions = self.definitions.text_before(events.reference_definitions());
         if definitions.is_empty() {
-            return then(&alone, text_start, events);
+            return then(&alone, text_start, events, &notes);
         }
         drop(events);
-        awaited.set(None);
-        by_reference.set(given_by_reference);
+        let notes = ParseNotes::new(by_reference);
         let after = [stand_ins, definitions, opener, text].concat();
         let text_start = after.len() - text.len();
-        let events = self.parse(&after, text_start, awaited, by_reference);
-        then(&after, text_start, events)
+        let events = self.parse(&after, text_start, &notes.awaited, &notes.by_reference);
+        then(&after, text_start, events, &notes)
     }
 
     /// Renders `open` (text at the end of the committed part), after the
@@ -1995,17 +2028,14 @@ impl<'s> RenderContext<'s> {
         cut: Option<(usize, &Cell<Reached>)>,
     ) -> WrittenOpen {
         let stand_ins = StandIns::new(open, self.reading);
-        let awaited = Cell::new(None);
-        let by_reference = Cell::new(
-            self.links_by_reference || after.is_some_and(|after| after.reads_by_reference),
-        );
+        let by_reference =
+            self.links_by_reference || after.is_some_and(|after| after.reads_by_reference);
         self.parse_after(
             stand_ins.as_str(),
             prefix,
             open,
-            &awaited,
-            &by_reference,
-            |text, base, events| {
+            by_reference,
+            |text, base, events, notes| {
                 let offset = Offset {
                     add: self.committed,
                     sub: base,
@@ -2079,7 +2109,7 @@ impl<'s> RenderContext<'s> {
                     }
                 };
                 let mut index = index;
-                index.reads_by_reference |= by_reference.get();
+                index.reads_by_reference |= notes.by_reference.get();
                 // (A definition after the cut, typed on, changes only the links to
                 // it before; footnotes' text, which renders elsewhere, may hold
                 // some.)
@@ -2091,7 +2121,7 @@ impl<'s> RenderContext<'s> {
                     html,
                     open_raw_html,
                     index,
-                    ambiguous_reference: awaited.get().map(|at| at - base),
+                    ambiguous_reference: notes.awaited().map(|at| at - base),
                     new_definitions,
                     definition_may_go_on,
                     closes: None,

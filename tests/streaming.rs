@@ -310,6 +310,36 @@ fn a_markers_full_reference_before_a_bracket_waits_for_its_definition() {
     assert_streams_as_rendered(md, [md.len(), 1, 2, 3, 4, 7]);
 }
 
+/// Once defined, a marker is a link, and links hold no links: brackets
+/// around it make no link then, where undefined they do (`[x [1]][b]`
+/// links `x [1]` to `b`). The stream waits for the marker's definition
+/// there (found by the definitions' host-typing property test at 300,000
+/// cases: `[b]` defined first, the paragraph was taken as final).
+#[test]
+fn a_marker_inside_brackets_waits_for_its_definition() {
+    for md in [
+        "[x [1]][b]\n\n[b]: /b\n[a]: /a\n[1]: https://x/1",
+        "[- - [1]\r\\[a][b c][]\n\n[B c]: /b\n[a]: https://x/a\n[1]: https://x/1",
+        "a [x [1]](/u) b\n\n[1]: https://x/1",
+        "[x `]` [1]][b]\n\n[b]: /b\n[a]: /a\n[1]: https://x/1",
+        "[x\n[1]][b]\n\n[b]: /b\n[a]: /a\n\n[1]: https://x/1",
+    ] {
+        assert_streams_as_rendered(md, [md.len(), 1, 2, 3, 4, 7]);
+    }
+}
+
+/// pulldown-cmark reads `[1]\[]` as a collapsed reference, dropping the
+/// escaped brackets once `1` is defined: the stream waits for a later
+/// definition there too (found by the definitions' host-typing property
+/// test at 300,000 cases).
+#[test]
+fn a_marker_before_escaped_brackets_waits_for_its_definition() {
+    let md = "\n[a]: https://x/a\n[a]: https://x/a \"t\"[1]\\[]\n\n[^1]: \n[1]: https://x/1";
+    assert_streams_as_rendered(md, [md.len(), 1, 2, 3, 4, 7]);
+    let md = "a [1]\\[] b\n\n[1]: https://x/1";
+    assert_streams_as_rendered(md, [md.len(), 1, 2, 3]);
+}
+
 /// An invalid byte before a character split across chunks is replaced,
 /// and the split character still waits for its other bytes (issue 23).
 #[test]

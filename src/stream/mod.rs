@@ -2153,11 +2153,15 @@ impl<'s> RenderContext<'s> {
         let markers_on = self.options.syntaxes.markers;
         let provisional = matches!(self.reading, Reading::Provisional);
         let committed: &'s Definitions = self.definitions;
+        let mut brackets = OpenBrackets::default();
         parse_with_broken_links(text, move |link| {
             if let Some((dest, title)) = committed.resolve(&link.reference) {
                 return Some((dest.into(), title.into()));
             }
-            if link.span.start < from || !may_change_when_defined(&link, text, markers_on) {
+            if link.span.start < from
+                || !(may_change_when_defined(&link, text, markers_on)
+                    || brackets.open_before(text, from, link.span.start))
+            {
                 return None;
             }
             let first = awaited
@@ -2454,8 +2458,9 @@ fn definitions_within(
 /// defined, while undefined, `[1](…)` is an inline link; nor a full
 /// reference before a `[`: undefined, its label pairs with the brackets
 /// after it (`[1][1][a]` is `[1]` then `[1][a]`, a link to `a`'s
-/// destination). pulldown-cmark reads `[1]\[1]` as a full reference: its
-/// text comes out differently once defined.
+/// destination). pulldown-cmark reads `[1]\[1]` as a full reference and
+/// `[1]\[]` as a collapsed one: once defined, their text comes out
+/// differently (the escaped brackets are dropped).
 fn may_change_when_defined(link: &BrokenLink<'_>, text: &str, markers_on: bool) -> bool {
     let marker_shaped = markers_on
         && matches!(
@@ -2463,14 +2468,70 @@ fn may_change_when_defined(link: &BrokenLink<'_>, text: &str, markers_on: bool) 
             LinkType::Shortcut | LinkType::Collapsed | LinkType::Reference
         )
         && crate::cite::is_marker_label(&link.reference);
-    let before_paren = text.get(link.span.end..).is_some_and(|rest| {
-        rest.starts_with('(') || link.link_type == LinkType::Reference && rest.starts_with('[')
-    });
+    let rest = text.get(link.span.end..).unwrap_or_default();
+    let before_paren =
+        rest.starts_with('(') || link.link_type == LinkType::Reference && rest.starts_with('[');
     let odd_reference = link.link_type == LinkType::Reference
         && text
             .get(link.span.clone())
             .is_some_and(|s| !s.contains("]["));
-    !marker_shaped || before_paren || odd_reference
+    let odd_collapsed = link.link_type == LinkType::Collapsed && !rest.starts_with("[]");
+    !marker_shaped || before_paren || odd_reference || odd_collapsed
+}
+
+/// The brackets the parser may still hold open before a position of its
+/// text, found by one scan from the open text's start on, which a later
+/// position continues. Once defined, a marker `[1]` is a link, and links
+/// hold no links: brackets open around it then make no link, where
+/// undefined they may (`[x [1]][g]`, `[x [1]](/u)`). An unmatched `[` is
+/// counted open from where it is to the next blank line; a `]` closes
+/// none after a backslash, or once a code span or a tag may have started
+/// inside (`` [a `]` `` leaves its `[` open): what cannot be told stays
+/// open, so the reference waits.
+#[derive(Default)]
+struct OpenBrackets {
+    /// Where the scan is.
+    scanned: usize,
+    /// How many `[` are open there.
+    open: usize,
+    /// A backtick or `<` came after the first of them.
+    unsure: bool,
+}
+
+impl OpenBrackets {
+    /// Whether a `[` of `text` from `from` on may be open at `at`.
+    fn open_before(&mut self, text: &str, from: usize, at: usize) -> bool {
+        if at < self.scanned || self.scanned < from {
+            *self = OpenBrackets {
+                scanned: from,
+                ..OpenBrackets::default()
+            };
+        }
+        let bytes = text.as_bytes();
+        for i in self.scanned..at.min(bytes.len()) {
+            match bytes[i] {
+                b'[' => self.open += 1,
+                b']' if self.open > 0 && !self.unsure && (i == 0 || bytes[i - 1] != b'\\') => {
+                    self.open -= 1;
+                }
+                b'`' | b'<' if self.open > 0 => self.unsure = true,
+                b'\n' if starts_blank_line(&bytes[i + 1..]) => {
+                    (self.open, self.unsure) = (0, false);
+                }
+                _ => {}
+            }
+        }
+        self.scanned = at;
+        self.open > 0
+    }
+}
+
+/// Whether `bytes` start with a blank line.
+fn starts_blank_line(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .find(|&&b| b != b' ' && b != b'\t')
+        .is_none_or(|&b| b == b'\n' || b == b'\r')
 }
 
 /// Whether a link's label is one code span: the code span its first

@@ -20,7 +20,9 @@
 //! no sources, which a stream reads once, not per rendering). MODE
 //! `crossings` streams as `typed` does and sorts the crossings that come
 //! right after one that vouched for no typing (docs/streaming.md, "The next
-//! design") by what the text so far ends with.
+//! design") by what the text so far ends with; with `CROSSDUMP` set in the
+//! environment, each of them goes to stderr too, as its kind, the line so
+//! far and the push (tab-separated, debug-quoted), to sort further.
 
 use std::hint::black_box;
 
@@ -84,7 +86,12 @@ fn main() {
             let mut after_none = std::collections::BTreeMap::<&str, usize>::new();
             for piece in workload::chunks::str_chunks(&text, chunk) {
                 if host.typing() == citemark::Typing::Pushed {
-                    *after_none.entry(crossing_kind(&text[..at])).or_default() += 1;
+                    let kind = crossing_kind(&text[..at]);
+                    *after_none.entry(kind).or_default() += 1;
+                    if std::env::var_os("CROSSDUMP").is_some() {
+                        let line = text[..at].rsplit('\n').next().unwrap_or_default();
+                        eprintln!("{kind}\t{:?}\t{:?}", line, piece);
+                    }
                 }
                 host.push(piece, |_| {});
                 at += piece.len();

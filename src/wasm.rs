@@ -222,7 +222,9 @@ impl WasmStream {
     /// the kind in the low 2 bits (1 [`Typing::Verbatim`], 2
     /// [`Typing::Words`], 3 [`Typing::HeldLine`] or [`Typing::Held`], which
     /// says its kind in the next 2 bits: 1 [`HeldKind::Url`], 2
-    /// [`HeldKind::Tag`]), the typing point's depth
+    /// [`HeldKind::Tag`]; 3 there is [`Typing::CodeSpan`], its point's
+    /// depth in the 6 bits above and its `before` in the last 22), the
+    /// typing point's depth
     /// in the next 6, its `before` (UTF-16 units, which are its bytes: end
     /// tags are ASCII) above them; for [`Typing::Verbatim`], at a settled
     /// or blank line, its point being 0 deep before nothing, the line
@@ -253,6 +255,7 @@ impl WasmStream {
                 ..
             } => (1 | 3 << 2 | item_code_bits(block) << 14, 8, 9),
             Typing::Words { .. } => (2, 2, 24),
+            Typing::CodeSpan { .. } => (3 | 3 << 2, 4, 22),
             Typing::HeldLine => (3, 2, 24),
             Typing::Held(HeldKind::Url) => return 3 | 1 << 2,
             Typing::Held(HeldKind::Tag) => return 3 | 2 << 2,

@@ -338,6 +338,8 @@ fn a_marker_before_escaped_brackets_waits_for_its_definition() {
     assert_streams_as_rendered(md, [md.len(), 1, 2, 3, 4, 7]);
     let md = "a [1]\\[] b\n\n[1]: https://x/1";
     assert_streams_as_rendered(md, [md.len(), 1, 2, 3]);
+    let md = "[1][1]\\[a]\n> [a]: /q\n[^1]: \n[1]: https://x/1\n[a]: https://x/a";
+    assert_streams_as_rendered(md, [md.len(), 1, 2, 3]);
 }
 
 /// An invalid byte before a character split across chunks is replaced,
@@ -487,6 +489,30 @@ fn typing_waits_for_a_line_to_be_decided() {
             host_typing_gives_the_tail(md, &cuts)
                 .unwrap_or_else(|e| panic!("{size}-byte chunks from {offset}: {e}"));
         }
+    }
+}
+
+/// A heading's words go as typing once its first word has ended (its
+/// `#`s alone show nothing, so it settles there), short as it is; and the
+/// host's view stays the tail, however it is cut.
+#[test]
+fn a_headings_words_go_as_typing_after_its_first_word() {
+    let mut stream = Stream::new(Options::default());
+    for piece in ["Intro.\n\n## U", "sage", " of th"] {
+        stream.push(piece);
+        let _ = stream.tail_change();
+    }
+    assert_eq!(
+        stream.typing(),
+        Typing::Words {
+            depth: 1,
+            before: 6
+        }
+    );
+    let md = "Intro.\n\n## Usage of things\n\n> ### Notes on *it* and `x` ##\n\n# A [1] b\n";
+    for size in 1..=6 {
+        let cuts: Vec<usize> = (size..md.len()).step_by(size).collect();
+        host_typing_gives_the_tail(md, &cuts).unwrap_or_else(|e| panic!("{size}-byte chunks: {e}"));
     }
 }
 

@@ -112,9 +112,14 @@ const MARK = 2;
 const VERBATIM = 1;
 const WORDS = 2;
 const HELD_LINE = 3;
-// (`Typing::Held`: kind 3, and what is held back in the next 2 bits.)
+// (`Typing::Held`: kind 3, and what is held back in the next 2 bits;
+// `Typing::CodeSpan` is 3 there, its point's depth in the 6 bits above and
+// its `before` in the last 22.)
 const HELD_URL = 1;
 const HELD_TAG = 2;
+const CODE_SPAN = 3;
+/** `Typing::CodeSpan`'s low 4 bits. */
+const CODE_SPAN_TYPING = HELD_LINE | (CODE_SPAN << 2);
 /** Text that goes on with a URL or a link's destination being typed (`HeldKind::Url`). */
 const URL_TEXT = /^[A-Za-z0-9\-./:?#=%+,;@]*$/;
 /**
@@ -126,6 +131,13 @@ const URL_TEXT = /^[A-Za-z0-9\-./:?#=%+,;@]*$/;
  */
 const WORD_TEXT =
   /^(?:[A-Za-z0-9 ,;:?'"%-]|[A-VX-Za-vx-z0-9]\.|[^\x00-\x9f\u00a0\u1680\u2000-\u200a\u2020\u2028\u2029\u202f\u205f\u3000\u3010\u3011\ud800-\udfff\ue000-\uf8ff\ufeff]|[\ud800-\udbff][\udc00-\udfff])*$/;
+/**
+ * What a code span being typed takes as typed (`Typing::CodeSpan`): `WORD_TEXT`'s, `~` `[` `]`
+ * `{` `}` `#` `@` `/` `=` `+` `^` `)`, and `*` `_` after an ASCII character of the text but a
+ * space (the crate's `is_code_span_text`).
+ */
+const CODE_TEXT =
+  /^(?:[A-Za-z0-9 ,;:?'"%\-~[\]{}#@/=+^)]|(?<=[!-~])[*_]|[A-VX-Za-vx-z0-9]\.|[^\x00-\x9f\u00a0\u1680\u2000-\u200a\u2020\u2028\u2029\u202f\u205f\u3000\u3010\u3011\ud800-\udfff\ue000-\uf8ff\ufeff]|[\ud800-\udbff][\udc00-\udfff])*$/;
 /** A word that may start a URL (`h`, `htt`, `https`, `https:`, `www`; not after punctuation): the tail holds it back. */
 const URL_START = /^(?:h(?:t(?:t(?:ps?:?)?)?)?|w{1,3})$/;
 // Where a code line being typed stands (`CodeLine`): past where it could
@@ -162,6 +174,7 @@ function typingAfter(typing, line, text) {
     const held = (typing >>> 2) & 3;
     if (held === HELD_URL) return URL_TEXT.test(text) ? line : PUSHED;
     if (held === HELD_TAG) return /[>|\n\r]/.test(text) ? PUSHED : line;
+    if (held === CODE_SPAN) return CODE_TEXT.test(text) ? line : PUSHED;
     return /[\n\r]/.test(text) ? PUSHED : line;
   }
   if (line >= IN_ELEMENT) return inElementAfter(blockOf(typing), line, text);
@@ -279,7 +292,9 @@ function displayed(typing, line, shown, lineStart) {
 }
 
 /** What of `typed`, the text typed since the tail change or since what showed, the tail shows (`Typing::shown`; `line` after it). */
-function shownOf(kind, line, typed) {
+function shownOf(typing, line, typed) {
+  const kind = typing & 3;
+  if ((typing & 15) === CODE_SPAN_TYPING) return codeSpanShown(typed);
   if (kind === HELD_LINE) return "";
   if (kind === VERBATIM) {
     const shows = line === SETTLED || line === IN_ELEMENT || line === IN_SHOWN_SPACES;
@@ -292,6 +307,28 @@ function shownOf(kind, line, typed) {
     space = typed.lastIndexOf(" ", end - 1);
   }
   return end === typed.length ? typed : typed.slice(0, end);
+}
+
+/**
+ * `shownOf` in a code span: all but a URL being typed that ends it, after the `*` and `_` opening
+ * its word, then all but the spaces ending what is left.
+ */
+function codeSpanShown(typed) {
+  let end = typed.length;
+  const space = typed.lastIndexOf(" ");
+  if (space >= 0) {
+    let at = space + 1;
+    while (at < end && (typed.charCodeAt(at) === 42 || typed.charCodeAt(at) === 95)) at += 1;
+    if (isUrlBeingTyped(typed.slice(at))) end = at;
+  }
+  return typed.slice(0, withoutSpacesAfter(typed, end));
+}
+
+/** Whether `word` is a URL being typed (the crate's `url_being_typed`): a scheme or `www.`, in part or whole. */
+function isUrlBeingTyped(word) {
+  const first = word.charCodeAt(0);
+  if (first !== 104 && first !== 119) return false;
+  return ["https://", "http://", "www."].some((scheme) => word.startsWith(scheme) || scheme.startsWith(word));
 }
 
 /** Where the spaces that end `text`'s first `end` units start. */
@@ -308,6 +345,7 @@ function mayStartUrl(text, start, end) {
 
 /** The typing point of `typing` (`WasmStream.typing()`), its `line` known: how deep into the tail, before how many of its last units. */
 function typingPoint(typing, line) {
+  if ((typing & 15) === CODE_SPAN_TYPING) return { depth: (typing >>> 4) & 0x3f, before: typing >>> 10 };
   if ((typing & 3) === WORDS) return { depth: (typing >>> 2) & 0x3f, before: typing >>> 8 };
   if ((typing & 3) === VERBATIM && line >= IN_ELEMENT) return { depth: (typing >>> 8) & 0x3f, before: typing >>> 23 };
   return { depth: 0, before: 0 };
@@ -701,8 +739,7 @@ export function makeApi(createGlue, payload) {
     /** What the typing kept here shows (all of it since the tail change), escaped, inserted into `tail`, the stream's. */
     #withTyping(tail) {
       const typing = this.#typing;
-      const kind = typing & 3;
-      const html = escapeText(displayed(typing, this.#line, shownOf(kind, this.#line, this.#typed), false));
+      const html = escapeText(displayed(typing, this.#line, shownOf(typing, this.#line, this.#typed), false));
       const at = tail.length - typingPoint(typing, this.#line).before;
       return tail.slice(0, at) + html + tail.slice(at);
     }
@@ -761,9 +798,8 @@ export function makeApi(createGlue, payload) {
       if (!this.#dirty) {
         // Only typing shown here since the last change: what of it shows goes at the typing point.
         const typing = this.#typing;
-        const kind = typing & 3;
         // (What shows of the typing since the last change shows after what showed before.)
-        const shown = shownOf(kind, this.#line, this.#unhanded);
+        const shown = shownOf(typing, this.#line, this.#unhanded);
         if (!shown) return undefined;
         const html = escapeText(displayed(typing, this.#line, shown, this.#lineStart));
         this.#lineStart = shown.charCodeAt(shown.length - 1) === 10;
@@ -781,7 +817,7 @@ export function makeApi(createGlue, payload) {
           // a patch push it): the stream's tail again, with the typing.
           inner.tailChange();
           const replace = this.#withTyping(inner.tail());
-          const shown = shownOf(this.#typing & 3, this.#line, this.#typed);
+          const shown = shownOf(this.#typing, this.#line, this.#typed);
           this.#handed = shown.length;
           this.#lineStart = shown.charCodeAt(shown.length - 1) === 10;
           this.#unhanded = this.#typed.slice(this.#handed);

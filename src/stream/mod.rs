@@ -785,17 +785,20 @@ impl Stream {
     ///   at the margin line breaks and tabs too, but for a line that may
     ///   still close the block (spaces, then the fence's character only),
     ///   held back until it cannot.
-    /// - [`Typing::Words`] on a paragraph's line (in a list or quote too)
-    ///   in the middle of a plain word: ASCII letters, digits, spaces,
-    ///   `,` `;` `:` `?` `'` `"` `-` `%`, characters beyond ASCII but
-    ///   whitespace, controls and a few others, and `.` after an ASCII
-    ///   letter or digit but `w`, show as themselves, but for spaces ending
-    ///   them and words begun in them that may start a URL.
+    /// - [`Typing::Words`] on a paragraph's or a heading's line (in a list
+    ///   or quote too) in the middle of a plain word: ASCII letters,
+    ///   digits, spaces, `,` `;` `:` `?` `'` `"` `-` `%`, characters beyond
+    ///   ASCII but whitespace, controls and a few others, and `.` after an
+    ///   ASCII letter or digit but `w`, show as themselves, but for spaces
+    ///   ending them and words begun in them that may start a URL.
+    /// - [`Typing::CodeSpan`] in a code span being typed: the same, and the
+    ///   ASCII punctuation a code span shows as typed (`page_size::get()`
+    ///   but for its `(`, which the preview may read as a link's).
     /// - [`Typing::HeldLine`] on a table's row or a link reference
     ///   definition's line: text without a line break or CR changes
     ///   nothing (the row shows once its line ends; the definition, never).
-    /// - [`Typing::Held`] on a link's destination, a bare URL or a tag
-    ///   being typed: text of its [`HeldKind`] changes nothing.
+    /// - [`Typing::Held`] on a link's destination, a bare URL, a badge or a
+    ///   tag being typed: text of its [`HeldKind`] changes nothing.
     /// - [`Typing::CodeIn`] on a code line of a block in a list item: as a
     ///   fenced block's, at a typing point inside the item, each line
     ///   shown less the block's indentation ([`Typing::display`]), and a
@@ -906,13 +909,14 @@ impl Stream {
                 Typing::Pushed
             }
             (_, Typed::Held(kind)) => Typing::Held(kind),
-            (_, Typed::Words) => {
+            (_, typed @ (Typed::Words | Typed::CodeSpan)) => {
                 let (depth, before) = change::typing_point(&self.shown_tail);
                 // (The tail's text ends where the open text does.)
                 let text = &self.shown_tail[..self.shown_tail.len() - before];
-                match text.bytes().last() == self.open.bytes().last() {
-                    true => Typing::Words { depth, before },
-                    false => Typing::Pushed,
+                match (text.bytes().last() == self.open.bytes().last(), typed) {
+                    (false, _) => Typing::Pushed,
+                    (true, Typed::Words) => Typing::Words { depth, before },
+                    (true, _) => Typing::CodeSpan { depth, before },
                 }
             }
             _ => Typing::Pushed,
@@ -2458,9 +2462,10 @@ fn definitions_within(
 /// defined, while undefined, `[1](…)` is an inline link; nor a full
 /// reference before a `[`: undefined, its label pairs with the brackets
 /// after it (`[1][1][a]` is `[1]` then `[1][a]`, a link to `a`'s
-/// destination). pulldown-cmark reads `[1]\[1]` as a full reference and
-/// `[1]\[]` as a collapsed one: once defined, their text comes out
-/// differently (the escaped brackets are dropped).
+/// destination), or an escaped one (`[1][1]\[a]`, which pulldown-cmark
+/// reads as `[1]` then `[1]\[a]`). pulldown-cmark reads `[1]\[1]` as a
+/// full reference and `[1]\[]` as a collapsed one: once defined, their
+/// text comes out differently (the escaped brackets are dropped).
 fn may_change_when_defined(link: &BrokenLink<'_>, text: &str, markers_on: bool) -> bool {
     let marker_shaped = markers_on
         && matches!(
@@ -2469,8 +2474,9 @@ fn may_change_when_defined(link: &BrokenLink<'_>, text: &str, markers_on: bool) 
         )
         && crate::cite::is_marker_label(&link.reference);
     let rest = text.get(link.span.end..).unwrap_or_default();
-    let before_paren =
-        rest.starts_with('(') || link.link_type == LinkType::Reference && rest.starts_with('[');
+    let before_paren = rest.starts_with('(')
+        || link.link_type == LinkType::Reference
+            && (rest.starts_with('[') || rest.starts_with("\\["));
     let odd_reference = link.link_type == LinkType::Reference
         && text
             .get(link.span.clone())

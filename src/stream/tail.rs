@@ -61,9 +61,9 @@ use text::{
     brackets_close, byte_classes, cites_paired, classes_render_as_itself, closes_before_opening,
     has_html_line, has_url_like_word, inline_content_start, innermost_block, is_plain, is_settled,
     line_is_settled, may_be_settled, may_open_html_across_blank_lines, open_cite_tags,
-    opens_span_on_plain_words, renders_as_itself, split_at_typing, split_closers, stand_in_after,
-    stand_in_content, still_held, tags_are_settled, text_is_settled, word_boundary, CLOSE_BRACKET,
-    CLOSE_PAREN, HASH,
+    opens_code_span, opens_span_on_plain_words, renders_as_itself, split_at_typing, split_closers,
+    stand_in_after, stand_in_content, still_held, tags_are_settled, text_is_settled, word_boundary,
+    CLOSE_BRACKET, CLOSE_PAREN, HASH,
 };
 
 /// Renders text of the open part as HTML, continuing the citation state
@@ -144,6 +144,9 @@ pub(super) struct Tail {
     /// The bytes of unsettled text the last rendering read again: see
     /// [`Tail::reread`].
     reread: usize,
+    /// The last tail was the preview's whole rendering, which hid a badge
+    /// being typed at the open text's end ([`hides_badge`]).
+    badge_held: bool,
 }
 
 /// What text typed after the last tail's text does to it (see
@@ -156,6 +159,12 @@ pub(super) enum Typed {
     /// Words add themselves to the tail's text: it ends in a plain word
     /// of a line's inline text being typed.
     Words,
+    /// Text that typing shows in a code span adds itself to the tail's
+    /// text: it ends in a code span being typed on a line's inline text,
+    /// on a word (see [`Typing::CodeSpan`]).
+    ///
+    /// [`Typing::CodeSpan`]: super::typing::Typing::CodeSpan
+    CodeSpan,
     /// Nothing changes until a line break: the tail holds the table row
     /// being typed back until its line ends.
     HeldRow,
@@ -757,6 +766,7 @@ impl Tail {
     pub(super) fn render(&mut self, open: &str, line_start: usize, render: &Render<'_>) -> String {
         self.extends_code = false;
         self.reread = 0;
+        self.badge_held = false;
         let html = self.render_cached(open, line_start, render);
         self.typing = self.typed_after(open, line_start);
         html
@@ -811,6 +821,9 @@ impl Tail {
         if hides_definition_line(open, line_start) {
             return Typed::Definition;
         }
+        if self.badge_held {
+            return Typed::Held(HeldKind::Url);
+        }
         match &self.state {
             Some(State::Inline(line)) => {
                 let pending = open.get(line.at..).unwrap_or_default();
@@ -822,6 +835,14 @@ impl Tail {
                         || line.types_at_split(open));
                 if words {
                     return Typed::Words;
+                }
+                // (Not in a heading, where a `#` may close it.)
+                let code_span = line.line_start == line_start
+                    && line.held.is_none()
+                    && !line.heading
+                    && opens_code_span(pending);
+                if code_span {
+                    return Typed::CodeSpan;
                 }
                 // (The tail just made holds it back: `Held::to`.)
                 let held = line
@@ -943,6 +964,7 @@ impl Tail {
             return html;
         }
         let shown = preview(open);
+        self.badge_held = hides_badge(open, line_start, &shown.text);
         let (html, index) = match self.list_tail(open, line_start, &shown.text, render) {
             Some(rendered) => rendered,
             None => {
@@ -1223,7 +1245,17 @@ impl Tail {
         }) {
             return None;
         }
-        if !may_settle(open, line) {
+        let boundary = word_boundary(line);
+        // (Not at the start of a heading's text, nor a `*` item's: their
+        // `#`s or `*` alone show nothing, so the block up to the text is
+        // never settled. Such a line settles at the end of its first word,
+        // and is read no further until then: a long first word,
+        // `` `x86_64-unknown-linux-gnu` ``, would be read at every push.)
+        let content_start = inline_content_start(line).filter(|&start| {
+            let markers = line[..start].trim_start_matches([' ', '>']);
+            !markers.starts_with('#') && !markers.trim_end().ends_with('*')
+        });
+        if boundary.is_none() && content_start.is_none() || !may_settle(open, line) {
             return None;
         }
         // Settled up to the line's last word boundary; else, when its
@@ -1244,12 +1276,12 @@ impl Tail {
             unsettled.set(unsettled.get() || !settled);
             settled
         };
-        let by_words = word_boundary(line)
+        let by_words = boundary
             .map(|boundary| line_start + boundary)
             .filter(|&at| line_is_settled(&open[line_start..at]) && block_is_settled(at));
         let start = match by_words {
             Some(at) => Some((at, "")),
-            None => inline_content_start(line)
+            None => content_start
                 .map(|start| (line_start + start, CONTENT_STAND_IN))
                 .filter(|&(at, _)| block_is_settled(at)),
         };
@@ -1747,6 +1779,59 @@ fn held_back(piece: &str, shown: &str) -> Option<HeldBack> {
         Some(what) => Some(what),
         None => held_destination(piece),
     }
+}
+
+/// Whether `open`, whose last line starts at `line_start`, ends in a badge
+/// being typed that its preview, `shown`, hides whole, showing the text
+/// before it as it is: a link around an image, typed up to somewhere in
+/// its alt text (which may hold spaces), in the image's destination or
+/// label, or in the link's (URL characters only):
+/// `[![Build status](https://…)](https://…` or `[![docs][docs-badge]][docs`.
+/// URL characters typed next ([`HeldKind::Url`]) add no bracket or
+/// parenthesis, so the preview reads the badge's brackets as before and
+/// goes on hiding it (a link around an image shows no text until it is
+/// whole: `preview::show_label`); nor do they reach back into the text
+/// before it. Not once a part has ended without the next one begun, where
+/// they may end the link (`[![a](u)]x` is text).
+fn hides_badge(open: &str, line_start: usize, shown: &str) -> bool {
+    let Some(at) = open[line_start..].rfind("[![").map(|i| line_start + i) else {
+        return false;
+    };
+    // A part in `(…)` or `[…]` of URL characters, up to its end if it has
+    // one: what comes after that end.
+    fn part(text: &str) -> Option<Option<&str>> {
+        let close = match text.as_bytes().first()? {
+            b'(' => ')',
+            b'[' => ']',
+            _ => return None,
+        };
+        let inner = &text[1..];
+        let end = inner.find(close);
+        let url = &inner[..end.unwrap_or(inner.len())];
+        url.bytes()
+            .all(is_held_url_byte)
+            .then(|| end.map(|end| &inner[end + 1..]))
+    }
+    let badge = &open[at + 3..];
+    let (alt, after_alt) = badge.split_at(badge.find(']').unwrap_or(badge.len()));
+    let in_badge = alt.bytes().all(|b| is_held_url_byte(b) || b == b' ')
+        && match after_alt.strip_prefix(']') {
+            None => true,
+            Some(image) => match part(image) {
+                Some(None) => true,
+                Some(Some(after_image)) => after_image
+                    .strip_prefix(']')
+                    .is_some_and(|link| part(link).is_some_and(|end| end.is_none())),
+                None => false,
+            },
+        };
+    // (Nor with a part still empty, its bracket or parenthesis last.)
+    in_badge
+        && !open.ends_with(['[', '('])
+        && open[..at].starts_with(shown)
+        && open[shown.len()..at]
+            .bytes()
+            .all(|b| b == b' ' || b == b'\n')
 }
 
 /// Whether the link in `(…)` being typed in the last `len` bytes of

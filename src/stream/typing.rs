@@ -11,7 +11,8 @@
 //!   block at the margin so do line breaks and tabs, but for a line that
 //!   may still close the block (spaces, then the fence's character only),
 //!   which shows once it cannot;
-//! - a paragraph's line whose last word is plain and being typed: words
+//! - a paragraph's or a heading's line whose last word is plain and being
+//!   typed: words
 //!   (letters and digits, spaces, `,` `;` `:` `?` `'` `"` `-` `%`, any
 //!   character beyond ASCII but for a few (see [`is_word_char`]), and `.`
 //!   after an ASCII letter or digit but `w`) show as themselves, but
@@ -21,8 +22,9 @@
 //! - a table's row, which shows once it is whole, and a link reference
 //!   definition's line, which never shows: text without a line break
 //!   changes nothing;
-//! - a link's destination, a bare URL or a tag, which the preview holds
-//!   back whole while it is typed: text of its kind changes nothing;
+//! - a link's destination, a bare URL, a badge or a tag, which the
+//!   preview holds back whole while it is typed: text of its kind changes
+//!   nothing;
 //! - a code line of a code block in a list item, past its indentation:
 //!   text without a tab, CR or NUL shows as itself, escaped, before the
 //!   end tags of the block and the item; each line after a line break
@@ -61,7 +63,8 @@ pub enum Typing {
         /// Where the line being typed stands.
         line: CodeLine,
     },
-    /// A paragraph's line, in the middle of a plain word: ASCII letters,
+    /// A paragraph's or an ATX heading's line, in the middle of a plain
+    /// word: ASCII letters,
     /// digits, spaces, `,` `;` `:` `?` `'` `"` `-` `%`, characters beyond
     /// ASCII but whitespace, controls, U+FEFF, the private-use area and
     /// `【` `】` `†` (a file-search citation's), and `.` after an ASCII
@@ -71,6 +74,19 @@ pub enum Typing {
     ///
     /// [`TailChange::Insert`]: super::TailChange::Insert
     Words {
+        /// How many elements deep into the tail the typing point is.
+        depth: usize,
+        /// How many bytes of the tail come after it (end tags).
+        before: usize,
+    },
+    /// A code span being typed on a paragraph's line, in the middle of a
+    /// word: what [`Typing::Words`] takes, and the ASCII punctuation a code
+    /// span shows as typed (`_` `*` `~` `[` `]` `{` `}` `#` `@` `/` `=`
+    /// `+` `^` `)`), add what [`Typing::shown`] keeps of them at the typing
+    /// point (inside the `<code>` element; see [`TailChange::Insert`]).
+    ///
+    /// [`TailChange::Insert`]: super::TailChange::Insert
+    CodeSpan {
         /// How many elements deep into the tail the typing point is.
         depth: usize,
         /// How many bytes of the tail come after it (end tags).
@@ -271,6 +287,32 @@ fn words_beyond_ascii(text: &str) -> bool {
     })
 }
 
+/// Whether `text` is typed in a code span ([`Typing::CodeSpan`]): what
+/// [`is_word_text`] takes, and the ASCII punctuation that a code span
+/// shows as typed, which the preview reads there as no syntax (not `<`
+/// `&` `$` `\\` `!` `(` `|` or a backtick, which it may hold back or read
+/// as the span's end); `*` and `_` only after a character of `text` that
+/// is ASCII and no space: at a word's start the preview reads past them
+/// for a URL being typed (`*h`), which would reach back into what showed.
+pub(super) fn is_code_span_text(text: &str) -> bool {
+    let mut before = None;
+    text.chars().all(|c| {
+        let typed = match u8::try_from(c) {
+            Ok(b'*' | b'_') => before.is_some_and(|b| b != b' '),
+            Ok(b) if b.is_ascii() => {
+                is_ascii_word_byte(b, before) || CODE_SPAN_PUNCTUATION.contains(&b)
+            }
+            _ => is_word_char(c),
+        };
+        before = u8::try_from(c).ok().filter(u8::is_ascii);
+        typed
+    })
+}
+
+/// The ASCII punctuation [`Typing::CodeSpan`] takes beyond
+/// [`Typing::Words`]'s, but for `*` and `_`.
+const CODE_SPAN_PUNCTUATION: &[u8] = b"~[]{}#@/=+^)";
+
 /// Whether the ASCII byte `b`, after the ASCII byte `before` (`None`: no
 /// ASCII character), is typed on a [`Typing::Words`] line.
 fn is_ascii_word_byte(b: u8, before: Option<u8>) -> bool {
@@ -329,8 +371,9 @@ pub(super) const NOT_VERBATIM: &[u8] = b"\n\r\0\t";
 /// What [`Typing::Held`] holds back, by the text that goes on with it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HeldKind {
-    /// A link's destination (`[a](https://…`) or a bare URL: ASCII
-    /// letters, digits and `-` `.` `/` `:` `?` `#` `=` `%` `+` `,` `;` `@`.
+    /// A link's destination (`[a](https://…`), a bare URL or a badge (a
+    /// link around an image, `[![alt](https://…`): ASCII letters, digits
+    /// and `-` `.` `/` `:` `?` `#` `=` `%` `+` `,` `;` `@`.
     Url,
     /// A tag (`<cite id="…`): text without `>`, `|`, a line break or CR.
     Tag,
@@ -371,6 +414,7 @@ impl Typing {
                 None => Typing::Pushed,
             },
             Typing::Words { .. } if is_word_text(text) => self,
+            Typing::CodeSpan { .. } if is_code_span_text(text) => self,
             Typing::HeldLine if !has_any_byte(text, b"\n\r") => self,
             Typing::Held(kind) if kind.goes_on_with(text) => self,
             Typing::CodeIn {
@@ -429,6 +473,22 @@ impl Typing {
                 }
                 text
             }
+            Typing::CodeSpan { .. } => {
+                // (In a code span the preview holds back only a URL being
+                // typed that ends it, after the `*` and `_` opening its
+                // word (`https://…` too), then drops the spaces ending
+                // what is left; the span's word before the typed text
+                // starts none.)
+                let url = typed.rfind(' ').map(|space| {
+                    let word = &typed[space + 1..];
+                    typed.len() - word.trim_start_matches(['*', '_']).len()
+                });
+                let shown = match url.filter(|&at| url_being_typed(&typed[at..])) {
+                    Some(at) => &typed[..at],
+                    None => typed,
+                };
+                shown.trim_end_matches(' ')
+            }
             Typing::CodeIn { block, line, .. } if !line.shows(block) => {
                 &typed[..typed.rfind('\n').map_or(0, |at| at + 1)]
             }
@@ -460,9 +520,9 @@ impl Typing {
         match self {
             Typing::Pushed => None,
             Typing::Verbatim { .. } | Typing::HeldLine | Typing::Held(_) => Some((0, 0)),
-            Typing::Words { depth, before } | Typing::CodeIn { depth, before, .. } => {
-                Some((depth, before))
-            }
+            Typing::Words { depth, before }
+            | Typing::CodeSpan { depth, before }
+            | Typing::CodeIn { depth, before, .. } => Some((depth, before)),
         }
     }
 }
@@ -502,6 +562,34 @@ mod tests {
         // stream offers words only after one that shows.)
         assert_eq!(WORDS.shown("h"), "h");
         assert_eq!(WORDS.shown(" h"), "");
+    }
+
+    #[test]
+    fn a_code_span_shows_its_punctuation_but_a_url_being_typed_at_its_end() {
+        const CODE: Typing = Typing::CodeSpan {
+            depth: 2,
+            before: 12,
+        };
+        assert!(CODE.admits("age_size::get{x}[0]/a=b+c^d~e#f@g)"));
+        for text in [
+            "a<b", "a&b", "a(b", "a$b", "a\\b", "a!", "a|b", "a`", "a\tb", "w.", "_a", "a *b", "é_",
+        ] {
+            assert!(!CODE.admits(text), "{text:?}");
+        }
+        assert_eq!(CODE.shown("a_b **c"), "a_b **c");
+        assert_eq!(CODE.shown("x  "), "x");
+        assert_eq!(CODE.shown("x h"), "x");
+        assert_eq!(CODE.shown("x https://a/b"), "x");
+        assert_eq!(
+            CODE.shown("x y**h"),
+            "x y**h",
+            "a word that starts otherwise"
+        );
+        // (As the preview in a code span: only the last word, and not once
+        // a space ends it.)
+        assert_eq!(CODE.shown("x h ht"), "x h");
+        assert_eq!(CODE.shown("x h "), "x h");
+        assert_eq!(CODE.shown("h"), "h", "a word begun before the typed text");
     }
 
     #[test]

@@ -294,7 +294,7 @@ test("typing shown by the glue (a code line, in a list item too, a table's row b
   }
 });
 
-test("typing shown by the glue (a paragraph's words, what is held back, definitions between tail changes): the samples' tails after every change, and their final HTML, as without it", () => {
+test("typing shown by the glue (a paragraph's words, a heading's, a code span's, what is held back, definitions between tail changes): the samples' tails after every change, and their final HTML, as without it", () => {
   // (And a list turning loose inside <details>: a line's first bytes may still commit the items above it.)
   const loose = {
     name: "loose list in details",
@@ -303,10 +303,15 @@ test("typing shown by the glue (a paragraph's words, what is held back, definiti
       "- The legacy threshold dropped [1].\n- The stale renewal rose.\n\n</details>\n\nAfter.\n",
     options: {},
   };
-  // (Held back while typed, and shown nothing of: a link's destination, a bare URL, a tag, a definition's line.)
+  // (Held back while typed, and shown nothing of: a badge, a link's destination, a bare URL, a tag, a definition's
+  // line; and code spans, whose punctuation shows as typed but for a URL being typed at their end.)
   const held = {
-    name: "links, tags and definitions",
+    name: "badges, links, code spans, tags and definitions",
     markdown:
+      "[![Build status](https://img.shields.io/badge/build-passing-green.svg)](https://ci.example/x?branch=main) " +
+      "[![Crates.io](https://img.shields.io/crates/v/page_size.svg)](https://crates.io/crates/page_size)\n\n" +
+      "## Usage of the crate\n\nUse `page_size::get()` or `x86_64-unknown-linux-gnu`, `{a: [1]}` and `a *h ttp_x` then " +
+      "`see https://x.y/z` and `#[derive(Debug)]` done.\n\n" +
       "See the [guide](https://example.com/docs/start?v=2#intro) and <cite id=\"call_12\">the docs</cite>, or " +
       "https://example.org/a/long/path.html then [the spec][spec] and <kbd>Ctrl</kbd> <https://x.example/y>.\n\n" +
       "[spec]: https://spec.example/markdown/latest \"Spec\"\n[other]: https://other.example/page\n",

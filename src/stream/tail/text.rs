@@ -6,7 +6,10 @@
 use super::TYPING;
 use crate::html::is_void_element;
 use crate::stream::inline_subset::{can_open_close, Class};
-use crate::stream::preview::{destinations_closed, item_marker, preview, tag_end, RowHold};
+use crate::stream::preview::{
+    destinations_closed, item_marker, preview, tag_end, url_being_typed, RowHold,
+};
+use crate::stream::typing::is_code_span_text;
 use crate::stream::{has_any_byte, has_byte, FindLast};
 
 /// `html` around its one [`TYPING`] character, which must be in text (not
@@ -425,6 +428,30 @@ pub(super) fn opens_span_on_plain_words(text: &str) -> bool {
     // (The run is ASCII: `text[run..]` starts at a character.)
     let words = &text[run..];
     opens && words.starts_with(char::is_alphanumeric) && renders_as_itself(words)
+}
+
+/// Whether `text`, the text since a settled word, opens a code span on
+/// text that typing in it shows as typed ([`Typing::CodeSpan`]): a run of
+/// backticks, then text without one, not starting with a space (a space at
+/// both ends is stripped once the span ends) nor ending in one (which the
+/// preview drops), whose last word is no URL being typed, which the
+/// preview holds back (after the `*` and `_` opening it, as the preview
+/// reads a word).
+///
+/// [`Typing::CodeSpan`]: crate::Typing::CodeSpan
+pub(super) fn opens_code_span(text: &str) -> bool {
+    let ticks = text.bytes().take_while(|&b| b == b'`').count();
+    // (The run is ASCII: `text[ticks..]` starts at a character.)
+    let content = &text[ticks..];
+    // (Nor may text typed after it make one: its last word holds more than
+    // the `*` and `_` opening it.)
+    let last_word = content.rsplit(' ').next().unwrap_or_default();
+    let last_word = last_word.trim_start_matches(['*', '_']);
+    ticks > 0
+        && !content.starts_with(' ')
+        && is_code_span_text(content)
+        && !last_word.is_empty()
+        && !url_being_typed(last_word)
 }
 
 /// Whether `text` renders as itself and none of its words may become a

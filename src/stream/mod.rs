@@ -2491,16 +2491,18 @@ fn may_change_when_defined(link: &BrokenLink<'_>, text: &str, markers_on: bool) 
 /// hold no links: brackets open around it then make no link, where
 /// undefined they may (`[x [1]][g]`, `[x [1]](/u)`). An unmatched `[` is
 /// counted open from where it is to the next blank line; a `]` closes
-/// none after a backslash, or once a code span or a tag may have started
-/// inside (`` [a `]` `` leaves its `[` open): what cannot be told stays
-/// open, so the reference waits.
+/// none after a backslash. A code span or a tag (`` [`a]`][1] ``) is
+/// passed over, its `]` closing nothing, when it holds no `[`; else, or
+/// when one may not end before the position, no `]` closes any more: what
+/// cannot be told stays open, so the reference waits.
 #[derive(Default)]
 struct OpenBrackets {
     /// Where the scan is.
     scanned: usize,
     /// How many `[` are open there.
     open: usize,
-    /// A backtick or `<` came after the first of them.
+    /// A code span or tag that could not be passed over came after the
+    /// first of them.
     unsure: bool,
 }
 
@@ -2513,21 +2515,52 @@ impl OpenBrackets {
                 ..OpenBrackets::default()
             };
         }
-        let bytes = text.as_bytes();
-        for i in self.scanned..at.min(bytes.len()) {
+        let all = text.as_bytes();
+        let end = at.min(all.len());
+        let bytes = &all[..end];
+        let escaped = |i: usize| i > 0 && bytes[i - 1] == b'\\';
+        // (What a code span or tag from `i` to `to` holds, passed over when
+        // it is one: no `[`, nor a blank line.)
+        let passes = |i: usize, to: usize| {
+            let inside = &bytes[i..to];
+            memchr::memchr(b'[', inside).is_none()
+                && !memchr::memchr_iter(b'\n', inside)
+                    .any(|nl| starts_blank_line(&inside[nl + 1..]))
+        };
+        let mut i = self.scanned;
+        while i < end {
             match bytes[i] {
                 b'[' => self.open += 1,
-                b']' if self.open > 0 && !self.unsure && (i == 0 || bytes[i - 1] != b'\\') => {
-                    self.open -= 1;
+                b']' if self.open > 0 && !self.unsure && !escaped(i) => self.open -= 1,
+                b'`' if self.open > 0 && !self.unsure => {
+                    // (No code span is open at `at`: a run that none closes
+                    // before it is text.)
+                    let span = preview::code_span_at(&text[..end], i);
+                    match span {
+                        (_, Some(to)) if !escaped(i) && passes(i, to) => {
+                            i = to;
+                            continue;
+                        }
+                        _ => self.unsure = true,
+                    }
                 }
-                b'`' | b'<' if self.open > 0 => self.unsure = true,
-                b'\n' if starts_blank_line(&bytes[i + 1..]) => {
+                b'<' if self.open > 0 && !self.unsure => {
+                    match memchr::memchr(b'>', &bytes[i..]).map(|gt| i + gt + 1) {
+                        Some(to) if passes(i, to) => {
+                            i = to;
+                            continue;
+                        }
+                        _ => self.unsure = true,
+                    }
+                }
+                b'\n' if starts_blank_line(&all[i + 1..]) => {
                     (self.open, self.unsure) = (0, false);
                 }
                 _ => {}
             }
+            i += 1;
         }
-        self.scanned = at;
+        self.scanned = end;
         self.open > 0
     }
 }

@@ -1784,19 +1784,28 @@ fn held_back(piece: &str, shown: &str) -> Option<HeldBack> {
 /// Whether `open`, whose last line starts at `line_start`, ends in a badge
 /// being typed that its preview, `shown`, hides whole, showing the text
 /// before it as it is: a link around an image, typed up to somewhere in
-/// its alt text (which may hold spaces), in the image's destination or
-/// label, or in the link's (URL characters only):
-/// `[![Build status](https://…)](https://…` or `[![docs][docs-badge]][docs`.
-/// URL characters typed next ([`HeldKind::Url`]) add no bracket or
-/// parenthesis, so the preview reads the badge's brackets as before and
-/// goes on hiding it (a link around an image shows no text until it is
-/// whole: `preview::show_label`); nor do they reach back into the text
-/// before it. Not once a part has ended without the next one begun, where
-/// they may end the link (`[![a](u)]x` is text).
+/// its image (the alt text, which may hold spaces, then the image's
+/// destination or label, of URL characters; or an `<img …` tag, without a
+/// bracket or parenthesis) or in the link's destination or label (URL
+/// characters): `[![Build status](https://…)](https://…`,
+/// `[![docs][docs-badge]][docs` or `[<img alt="docs" src="https://…`.
+/// URL characters typed next ([`HeldKind::Url`]) add no bracket,
+/// parenthesis or `>`, so the preview reads the badge's brackets as before
+/// and goes on hiding it (a link around an image shows no text until it is
+/// whole: `preview::show_label`, which hides a label opening a line with
+/// a tag too); nor do they reach back into the text before it. Not once a
+/// part has ended without the next one begun, where they may end the link
+/// (`[![a](u)]x` is text).
 fn hides_badge(open: &str, line_start: usize, shown: &str) -> bool {
-    let Some(at) = open[line_start..].rfind("[![").map(|i| line_start + i) else {
-        return false;
+    let line = &open[line_start..];
+    let at = match (line.rfind("[!["), line.rfind("[<img ")) {
+        (Some(image), Some(tag)) => image.max(tag),
+        (image, tag) => match image.or(tag) {
+            Some(at) => at,
+            None => return false,
+        },
     };
+    let at = line_start + at;
     // A part in `(…)` or `[…]` of URL characters, up to its end if it has
     // one: what comes after that end.
     fn part(text: &str) -> Option<Option<&str>> {
@@ -1812,19 +1821,33 @@ fn hides_badge(open: &str, line_start: usize, shown: &str) -> bool {
             .all(is_held_url_byte)
             .then(|| end.map(|end| &inner[end + 1..]))
     }
-    let badge = &open[at + 3..];
-    let (alt, after_alt) = badge.split_at(badge.find(']').unwrap_or(badge.len()));
-    let in_badge = alt.bytes().all(|b| is_held_url_byte(b) || b == b' ')
-        && match after_alt.strip_prefix(']') {
-            None => true,
-            Some(image) => match part(image) {
-                Some(None) => true,
-                Some(Some(after_image)) => after_image
-                    .strip_prefix(']')
-                    .is_some_and(|link| part(link).is_some_and(|end| end.is_none())),
-                None => false,
-            },
-        };
+    // The link's part after its label's `]`: begun, and not ended.
+    let link_going_on = |after_label: &str| {
+        after_label
+            .strip_prefix(']')
+            .is_some_and(|link| part(link).is_some_and(|end| end.is_none()))
+    };
+    let badge = &open[at + 1..];
+    let in_badge = match badge.strip_prefix("![") {
+        Some(image) => {
+            let (alt, after_alt) = image.split_at(image.find(']').unwrap_or(image.len()));
+            alt.bytes().all(|b| is_held_url_byte(b) || b == b' ')
+                && match after_alt.strip_prefix(']') {
+                    None => true,
+                    Some(image) => match part(image) {
+                        Some(None) => true,
+                        Some(Some(after_image)) => link_going_on(after_image),
+                        None => false,
+                    },
+                }
+        }
+        None => match badge.find('>') {
+            None => !has_any_byte(&badge[1..], b"[]()<"),
+            Some(end) => {
+                !has_any_byte(&badge[1..end], b"[]()<") && link_going_on(&badge[end + 1..])
+            }
+        },
+    };
     // (Nor with a part still empty, its bracket or parenthesis last.)
     in_badge
         && !open.ends_with(['[', '('])

@@ -280,6 +280,8 @@ pub fn prose_markdown() -> impl Strategy<Value = String> {
         1 => Just("[![B s".to_owned()),
         1 => Just("[![i][r".to_owned()),
         1 => Just("][l".to_owned()),
+        1 => Just("[<img alt=\"a b\" src=\"https://x.y/".to_owned()),
+        1 => Just("\" height=\"20\">](https://a.b/".to_owned()),
         1 => Just("](".to_owned()),
         1 => Just("]".to_owned()),
         1 => Just("([l](h".to_owned()),

@@ -516,6 +516,22 @@ fn a_headings_words_go_as_typing_after_its_first_word() {
     }
 }
 
+/// A heading's closing sequence shows at no push: typed after settled
+/// words (`## Frequently asked questions ##`), it is no text (found in
+/// winapi's README once headings' words went as typing).
+#[test]
+fn a_headings_closing_sequence_never_shows() {
+    let md = "Intro.\n\n## Frequently asked questions ##\n\nText.\n";
+    for size in 1..=6 {
+        let mut stream = Stream::new(Options::default());
+        for chunk in md.as_bytes().chunks(size) {
+            stream.push_bytes(chunk);
+            let tail = stream.tail();
+            assert!(!tail.contains('#'), "{size}-byte chunks: {tail:?}");
+        }
+    }
+}
+
 /// A bullet list, then an ordered one being typed: the list's element
 /// does not hold the open text's rendering, so the tail shows the list's
 /// own; what the caches said of typing on the line they rendered (the

@@ -53,7 +53,7 @@ use super::preview::{
     preview_block_start, stand_in_header, ItemMark, Preview, RowHold,
 };
 use super::typing::{is_held_url_byte, is_word_char, HeldKind, ItemCode};
-use super::{has_any_byte, has_fence_run, reaches_back, FindLast};
+use super::{has_any_byte, has_byte, has_fence_run, reaches_back, FindLast};
 use crate::cite::index::IndexBuilder;
 use crate::cite::marker::FILE_SEARCH_OPEN;
 use outline::{Item, Place};
@@ -1309,8 +1309,11 @@ impl Tail {
         // (A space the rendering kept, after a tag that rendered nothing,
         // is one the preview would trim: the spaces must be the typed ones.
         // A heading's text ending in `#` ended in its closing sequence,
-        // which text after it turns back into text.)
-        let closing_sequence = heading && stand_in.is_empty() && settled.trim_end().ends_with('#');
+        // which text after it turns back into text; a `#` after it may
+        // start one, which the words after the stand-in would show.)
+        let closing_sequence = heading
+            && (stand_in.is_empty() && settled.trim_end().ends_with('#')
+                || has_byte(&open[at..], b'#'));
         if !text_is_settled(innermost_block(head))
             || head.ends_with(' ')
             || closing_sequence
@@ -1457,6 +1460,10 @@ impl Tail {
             return None;
         }
         let pending = open.get(line.at..newline)?;
+        // (A heading's `#` may end in its closing sequence, which is no text.)
+        if line.heading && has_byte(pending, b'#') {
+            return None;
+        }
         if let Some(html) = line.plain(pending, &mut self.spare) {
             return Some(html);
         }

@@ -576,20 +576,21 @@ mod tests {
         ] {
             assert!(!CODE.admits(text), "{text:?}");
         }
-        assert_eq!(CODE.shown("a_b **c"), "a_b **c");
-        assert_eq!(CODE.shown("x  "), "x");
-        assert_eq!(CODE.shown("x h"), "x");
-        assert_eq!(CODE.shown("x https://a/b"), "x");
-        assert_eq!(
-            CODE.shown("x y**h"),
-            "x y**h",
-            "a word that starts otherwise"
-        );
-        // (As the preview in a code span: only the last word, and not once
-        // a space ends it.)
-        assert_eq!(CODE.shown("x h ht"), "x h");
-        assert_eq!(CODE.shown("x h "), "x h");
-        assert_eq!(CODE.shown("h"), "h", "a word begun before the typed text");
+        // (As the preview in a code span: a URL being typed as the last
+        // word only, after the `*` and `_` opening it, and not once a space
+        // ends it; a word begun before the typed text starts none.)
+        for (typed, shown) in [
+            ("a_b **c", "a_b **c"),
+            ("x  ", "x"),
+            ("x h", "x"),
+            ("x https://a/b", "x"),
+            ("x y**h", "x y**h"),
+            ("x h ht", "x h"),
+            ("x h ", "x h"),
+            ("h", "h"),
+        ] {
+            assert_eq!(CODE.shown(typed), shown, "{typed:?}");
+        }
     }
 
     #[test]

@@ -101,14 +101,13 @@ pub(super) const DECIDED_BY: usize = 12;
 /// Whether `line`, being typed, is decided by its start, so that typing on
 /// it changes what it is no more: past its first [`DECIDED_BY`] bytes, or
 /// when its text, after its indentation and the markers of quotes, starts
-/// with a letter, of
-/// any script (a paragraph's line or a lazy one, as its first character
-/// decided: no block starts with a letter), or a
-/// list item's marker, its space and a letter do (`  - The`, a nested
-/// item's, whose letters after it go on its text), or an ATX heading's
-/// `#`s, its spaces and a letter (`## Usage`: the rest of the line is the
-/// heading's text, whatever it holds). (What typing may still
-/// commit, the items before a list's next one, is the stream's own check,
+/// with a letter, of any script (a paragraph's line or a lazy one, as its
+/// first character decided: no block starts with a letter), or a list
+/// item's marker, its space and a letter do (`  - The`, a nested item's,
+/// whose letters after it go on its text), or an ATX heading's `#`s, its
+/// spaces and a letter (`## Usage`: the rest of the line is the heading's
+/// text, whatever it holds). (What typing may still commit, the items
+/// before a list's next one, is the stream's own check,
 /// [`Stream::line_commit`](super::Stream).)
 pub(super) fn line_is_decided(line: &str) -> bool {
     if line.len() >= DECIDED_BY {

@@ -2645,6 +2645,19 @@ mod tests {
         }
     }
 
+    /// A heading's closing sequence typed after its settled words, and the
+    /// line ending after it, as the whole tail shows them: no text.
+    #[test]
+    fn cached_tail_shows_no_closing_sequence_of_a_heading() {
+        assert_cached_tails_are_whole(
+            &[
+                "Intro.\n\n## Frequently asked questions ##\n\nText.\n",
+                "# A\n\n## s ##\n",
+            ],
+            &[1, 2, 3, 4, 5, 6],
+        );
+    }
+
     /// [`assert_cached_tail_is_whole`] for each of `messages` at each of
     /// `chunks`, with the default options.
     fn assert_cached_tails_are_whole(messages: &[&str], chunks: &[usize]) {
@@ -3577,6 +3590,16 @@ mod tests {
             options in super::common::options_with_images(),
         ) {
             assert_cached_tail_is_whole(&message, chunk, &options);
+        }
+
+        /// Prose as typed: headings and their closing sequences, `*`
+        /// items, badges, code spans, held parts.
+        #[test]
+        fn cached_tail_equals_whole_tail_in_prose(
+            message in super::common::prose_markdown(),
+            chunk in 1usize..9,
+        ) {
+            assert_cached_tail_is_whole(&message, chunk, &Options::default());
         }
 
         #[test]

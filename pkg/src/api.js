@@ -138,8 +138,6 @@ const WORD_TEXT =
  */
 const CODE_TEXT =
   /^(?:[A-Za-z0-9 ,;:?'"%\-~[\]{}#@/=+^)]|(?<=[!-~])[*_]|[A-VX-Za-vx-z0-9]\.|[^\x00-\x9f\u00a0\u1680\u2000-\u200a\u2020\u2028\u2029\u202f\u205f\u3000\u3010\u3011\ud800-\udfff\ue000-\uf8ff\ufeff]|[\ud800-\udbff][\udc00-\udfff])*$/;
-/** A word that may start a URL (`h`, `htt`, `https`, `https:`, `www`; not after punctuation): the tail holds it back. */
-const URL_START = /^(?:h(?:t(?:t(?:ps?:?)?)?)?|w{1,3})$/;
 // Where a code line being typed stands (`CodeLine`): past where it could
 // close its block; spaces only, held back; spaces then the fence's
 // character only, held back, as it may close the block.
@@ -302,7 +300,7 @@ function shownOf(typing, line, typed) {
   }
   // (By hand, as `escapeText`: this runs at every push typed here.)
   let end = withoutSpacesAfter(typed, typed.length);
-  for (let space = typed.lastIndexOf(" ", end - 1); space >= 0 && mayStartUrl(typed, space + 1, end); ) {
+  for (let space = typed.lastIndexOf(" ", end - 1); space >= 0 && isUrlBeingTyped(typed, space + 1, end); ) {
     end = withoutSpacesAfter(typed, space);
     space = typed.lastIndexOf(" ", end - 1);
   }
@@ -319,15 +317,19 @@ function codeSpanShown(typed) {
   if (space >= 0) {
     let at = space + 1;
     while (at < end && (typed.charCodeAt(at) === 42 || typed.charCodeAt(at) === 95)) at += 1;
-    if (isUrlBeingTyped(typed.slice(at))) end = at;
+    if (isUrlBeingTyped(typed, at, end)) end = at;
   }
   return typed.slice(0, withoutSpacesAfter(typed, end));
 }
 
-/** Whether `word` is a URL being typed (the crate's `url_being_typed`): a scheme or `www.`, in part or whole. */
-function isUrlBeingTyped(word) {
-  const first = word.charCodeAt(0);
-  if (first !== 104 && first !== 119) return false;
+/**
+ * Whether the word of `text` from `start` to `end` is a URL being typed, which the tail holds back (the crate's
+ * `url_being_typed`): a scheme or `www.`, in part or whole (`h`, `https:`, `www`, `https://a`).
+ */
+function isUrlBeingTyped(text, start, end) {
+  const first = text.charCodeAt(start);
+  if (start >= end || (first !== 104 && first !== 119)) return false;
+  const word = text.slice(start, end);
   return ["https://", "http://", "www."].some((scheme) => word.startsWith(scheme) || scheme.startsWith(word));
 }
 
@@ -337,11 +339,6 @@ function withoutSpacesAfter(text, end) {
   return end;
 }
 
-/** Whether `text` from `start` to `end` is a word that may start a URL (`URL_START`). */
-function mayStartUrl(text, start, end) {
-  const first = text.charCodeAt(start);
-  return end - start <= 6 && (first === 104 || first === 119) && URL_START.test(text.slice(start, end));
-}
 
 /** The typing point of `typing` (`WasmStream.typing()`), its `line` known: how deep into the tail, before how many of its last units. */
 function typingPoint(typing, line) {

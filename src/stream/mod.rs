@@ -2515,16 +2515,15 @@ impl OpenBrackets {
                 ..OpenBrackets::default()
             };
         }
-        let all = text.as_bytes();
-        let end = at.min(all.len());
-        let bytes = &all[..end];
+        let end = at.min(text.len());
+        let bytes = &text.as_bytes()[..end];
         let escaped = |i: usize| i > 0 && bytes[i - 1] == b'\\';
         // (What a code span or tag from `i` to `to` holds, passed over when
         // it is one: no `[`, nor a blank line.)
         let passes = |i: usize, to: usize| {
-            let inside = &bytes[i..to];
-            memchr::memchr(b'[', inside).is_none()
-                && !memchr::memchr_iter(b'\n', inside)
+            let inside = &text[i..to];
+            !has_byte(inside, b'[')
+                && !memchr::memchr_iter(b'\n', inside.as_bytes())
                     .any(|nl| starts_blank_line(&inside[nl + 1..]))
         };
         let mut i = self.scanned;
@@ -2553,7 +2552,7 @@ impl OpenBrackets {
                         _ => self.unsure = true,
                     }
                 }
-                b'\n' if starts_blank_line(&all[i + 1..]) => {
+                b'\n' if starts_blank_line(&text[i + 1..]) => {
                     (self.open, self.unsure) = (0, false);
                 }
                 _ => {}
@@ -2565,12 +2564,9 @@ impl OpenBrackets {
     }
 }
 
-/// Whether `bytes` start with a blank line.
-fn starts_blank_line(bytes: &[u8]) -> bool {
-    bytes
-        .iter()
-        .find(|&&b| b != b' ' && b != b'\t')
-        .is_none_or(|&b| b == b'\n' || b == b'\r')
+/// Whether `text` starts with a blank line (a CR ends a line too).
+fn starts_blank_line(text: &str) -> bool {
+    is_blank(text.split(['\n', '\r']).next().unwrap_or_default())
 }
 
 /// Whether a link's label is one code span: the code span its first

@@ -189,8 +189,16 @@ impl ItemMark {
     }
 }
 
-/// Whether `token`, a line's last word (after the `(`, `<`, `*` and `_`
-/// opening it), is a URL being typed, which the preview holds back: a
+/// Where a URL being typed may start in `word`: after the `(`, `<`, `*`
+/// and `_` opening it, which the preview reads past.
+pub(super) fn url_word_start(word: &str) -> usize {
+    word.bytes()
+        .take_while(|b| matches!(b, b'(' | b'<' | b'*' | b'_'))
+        .count()
+}
+
+/// Whether `token`, a line's last word (from its [`url_word_start`]), is a
+/// URL being typed, which the preview holds back: a
 /// scheme or `www.`, typed in part or whole, lowercase.
 pub(super) fn url_being_typed(token: &str) -> bool {
     // (Every scheme starts with `h` or `w`.)
@@ -546,11 +554,7 @@ fn hide_unfinished_end(
         .char_indices()
         .rfind(|(_, c)| c.is_whitespace())
         .map_or(line_start, |(i, c)| line_start + i + c.len_utf8());
-    let token_at = token_start
-        + block[token_start..]
-            .bytes()
-            .take_while(|b| matches!(b, b'(' | b'<' | b'*' | b'_'))
-            .count();
+    let token_at = token_start + url_word_start(&block[token_start..]);
     let token = &block[token_at..];
     // A line that is only digits may be an ordered list item's number.
     let list_number =

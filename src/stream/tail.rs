@@ -1310,7 +1310,9 @@ impl Tail {
         // is one the preview would trim: the spaces must be the typed ones.
         // A heading's text ending in `#` ended in its closing sequence,
         // which text after it turns back into text; a `#` after it may
-        // start one, which the words after the stand-in would show.)
+        // start one, which `Tail::inline` leaves to the whole rendering:
+        // failing here waits for the line to grow instead of setting up a
+        // state that each push would refuse.)
         let closing_sequence = heading
             && (stand_in.is_empty() && settled.trim_end().ends_with('#')
                 || has_byte(&open[at..], b'#'));

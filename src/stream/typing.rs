@@ -12,13 +12,13 @@
 //!   may still close the block (spaces, then the fence's character only),
 //!   which shows once it cannot;
 //! - a paragraph's or a heading's line whose last word is plain and being
-//!   typed: words
-//!   (letters and digits, spaces, `,` `;` `:` `?` `'` `"` `-` `%`, any
-//!   character beyond ASCII but for a few (see [`is_word_char`]), and `.`
-//!   after an ASCII letter or digit but `w`) show as themselves, but
-//!   for spaces ending them (a paragraph drops them) and words begun in
-//!   them that may start a URL (`h`, `htt`, `www`) ending them, which the
-//!   preview holds back;
+//!   typed: words (letters and digits, spaces, `,` `;` `:` `?` `'` `"` `-`
+//!   `%`, any character beyond ASCII but for a few (see
+//!   [`is_word_char`]), and `.` after an ASCII letter or digit but `w`)
+//!   show as themselves, but for spaces ending them (a paragraph drops
+//!   them) and words begun in them that may start a URL (`h`, `htt`,
+//!   `www`) ending them, which the preview holds back; in a code span
+//!   being typed, so do the punctuation it shows as typed;
 //! - a table's row, which shows once it is whole, and a link reference
 //!   definition's line, which never shows: text without a line break
 //!   changes nothing;
@@ -35,7 +35,7 @@
 use std::borrow::Cow;
 
 use super::has_any_byte;
-use super::preview::url_being_typed;
+use super::preview::{url_being_typed, url_word_start};
 
 /// What text typed next does to the tail shown, as [`Stream::typing`]
 /// says after a [`Stream::tail_change`].
@@ -64,11 +64,11 @@ pub enum Typing {
         line: CodeLine,
     },
     /// A paragraph's or an ATX heading's line, in the middle of a plain
-    /// word: ASCII letters,
-    /// digits, spaces, `,` `;` `:` `?` `'` `"` `-` `%`, characters beyond
-    /// ASCII but whitespace, controls, U+FEFF, the private-use area and
-    /// `【` `】` `†` (a file-search citation's), and `.` after an ASCII
-    /// letter or digit but `w` (typed in the same text), add what
+    /// word: ASCII letters, digits, spaces, `,` `;` `:` `?` `'` `"` `-`
+    /// `%`, characters beyond ASCII but whitespace, controls, U+FEFF, the
+    /// private-use area and `【` `】` `†` (a file-search citation's), and
+    /// `.` after an ASCII letter or digit but `w` (typed in the same
+    /// text), add what
     /// [`Typing::shown`] keeps of them at the typing point (see
     /// [`TailChange::Insert`]).
     ///
@@ -96,9 +96,9 @@ pub enum Typing {
     /// (a link reference definition's): text without a line break or CR
     /// changes nothing.
     HeldLine,
-    /// A link's destination, a bare URL or a tag being typed, which the
-    /// tail holds back whole until it ends: text of that [`HeldKind`]
-    /// changes nothing.
+    /// A link's destination, a bare URL, a badge or a tag being typed,
+    /// which the tail holds back whole until it ends: text of that
+    /// [`HeldKind`] changes nothing.
     Held(HeldKind),
     /// A code line in a code block inside the tail's element (a list
     /// item's), past its indentation and where it could close the block:
@@ -479,10 +479,9 @@ impl Typing {
                 // word (`https://…` too), then drops the spaces ending
                 // what is left; the span's word before the typed text
                 // starts none.)
-                let url = typed.rfind(' ').map(|space| {
-                    let word = &typed[space + 1..];
-                    typed.len() - word.trim_start_matches(['*', '_']).len()
-                });
+                let url = typed
+                    .rfind(' ')
+                    .map(|space| space + 1 + url_word_start(&typed[space + 1..]));
                 let shown = match url.filter(|&at| url_being_typed(&typed[at..])) {
                     Some(at) => &typed[..at],
                     None => typed,

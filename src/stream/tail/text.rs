@@ -7,7 +7,7 @@ use super::TYPING;
 use crate::html::is_void_element;
 use crate::stream::inline_subset::{can_open_close, Class};
 use crate::stream::preview::{
-    destinations_closed, item_marker, preview, tag_end, url_being_typed, RowHold,
+    destinations_closed, item_marker, preview, tag_end, url_being_typed, url_word_start, RowHold,
 };
 use crate::stream::typing::is_code_span_text;
 use crate::stream::{has_any_byte, has_byte, FindLast};
@@ -446,7 +446,7 @@ pub(super) fn opens_code_span(text: &str) -> bool {
     // (Nor may text typed after it make one: its last word holds more than
     // the `*` and `_` opening it.)
     let last_word = content.rsplit(' ').next().unwrap_or_default();
-    let last_word = last_word.trim_start_matches(['*', '_']);
+    let last_word = &last_word[url_word_start(last_word)..];
     ticks > 0
         && !content.starts_with(' ')
         && is_code_span_text(content)

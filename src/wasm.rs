@@ -222,8 +222,9 @@ impl WasmStream {
     /// the kind in the low 2 bits (1 [`Typing::Verbatim`], 2
     /// [`Typing::Words`], 3 [`Typing::HeldLine`] or [`Typing::Held`], which
     /// says its kind in the next 2 bits: 1 [`HeldKind::Url`], 2
-    /// [`HeldKind::Tag`]; 3 there is [`Typing::CodeSpan`], its point's
-    /// depth in the 6 bits above and its `before` in the last 22), the
+    /// [`HeldKind::Tag`], 0 and the bit above set [`HeldKind::Label`]; 3
+    /// there is [`Typing::CodeSpan`], its point's depth in the 6 bits
+    /// above and its `before` in the last 22), the
     /// typing point's depth
     /// in the next 6, its `before` (UTF-16 units, which are its bytes: end
     /// tags are ASCII) above them; for [`Typing::Verbatim`], at a settled
@@ -259,6 +260,7 @@ impl WasmStream {
             Typing::HeldLine => (3, 2, 24),
             Typing::Held(HeldKind::Url) => return 3 | 1 << 2,
             Typing::Held(HeldKind::Tag) => return 3 | 2 << 2,
+            Typing::Held(HeldKind::Label) => return 3 | 1 << 4,
             _ => return 0,
         };
         let packed = typing.point().and_then(|(depth, before)| {

@@ -36,9 +36,11 @@ proptest! {
     #[test]
     fn links_never_nest_or_stay_open(
         // (pulldown-cmark, like CommonMark's reference implementations,
-        // keeps an `<https://…>` autolink inside link text as a link of its
-        // own; citemark writes what it parsed.)
-        md in image_markdown().prop_filter("an autolink in link text", |md| !md.contains("<http")),
+        // keeps an autolink, `<https://…>` or `<a@b.co>`, inside link text
+        // as a link of its own; citemark writes what it parsed.)
+        md in image_markdown().prop_filter("an autolink in link text", |md| {
+            !md.contains("<http") && !md.contains("<a@")
+        }),
         options in options_with_images(),
     ) {
         let html = render(&md, &options).html;

@@ -3,7 +3,7 @@
 //! one-shot render byte for byte, and their citations equal its index. The
 //! tail's quality is measured as the prefix rate (see `prefix_rate`).
 
-use citemark::{render, Occurrence, Options, Source, Stream, StreamedHtml, Typing};
+use citemark::{render, HeldKind, Occurrence, Options, Source, Stream, StreamedHtml, Typing};
 use proptest::prelude::*;
 
 #[path = "support/checks.rs"]
@@ -510,6 +510,41 @@ fn a_headings_words_go_as_typing_after_its_first_word() {
         }
     );
     let md = "Intro.\n\n## Usage of things\n\n> ### Notes on *it* and `x` ##\n\n# A [1] b\n";
+    for size in 1..=6 {
+        let cuts: Vec<usize> = (size..md.len()).step_by(size).collect();
+        host_typing_gives_the_tail(md, &cuts).unwrap_or_else(|e| panic!("{size}-byte chunks: {e}"));
+    }
+}
+
+/// A link's label goes as typing: in a line, its words and code spans as
+/// they show (the `[` hidden); opening a line, where it may yet be a
+/// definition's and shows nothing, as held until a bracket, a `|` (a
+/// quote's line may become a table's row) or a line break; and the host's
+/// view stays the tail, however it is cut.
+#[test]
+fn a_links_label_goes_as_typing() {
+    let typing_after = |pieces: &[&str]| {
+        let mut stream = Stream::new(Options::default());
+        for piece in pieces {
+            stream.push(piece);
+            let _ = stream.tail_change();
+        }
+        stream.typing()
+    };
+    let words = typing_after(&["See the ", "[cra"]);
+    assert!(matches!(words, Typing::Words { .. }), "{words:?}");
+    let code = typing_after(&["See ", "[`Utf8"]);
+    assert!(matches!(code, Typing::CodeSpan { .. }), "{code:?}");
+    assert_eq!(
+        typing_after(&["Intro.\n\n- [wuf", "fs"]),
+        Typing::Held(HeldKind::Label)
+    );
+    // (A prompt template's marker word may be typed: `[Source: 1`.)
+    assert_eq!(typing_after(&["See ", "[Sour"]), Typing::Pushed);
+    assert!(!Typing::Held(HeldKind::Label).admits(" a|b"));
+    let md = "See the [crate docs](https://x.y/) and [`Utf8Path`].\n\n\
+              - [wuffs](https://x.y/w)\n- [`icu`][icu] and [Source: 1]\n\n\
+              > [Sou) w|x\n\n[icu]: https://x.y/icu\n";
     for size in 1..=6 {
         let cuts: Vec<usize> = (size..md.len()).step_by(size).collect();
         host_typing_gives_the_tail(md, &cuts).unwrap_or_else(|e| panic!("{size}-byte chunks: {e}"));

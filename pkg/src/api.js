@@ -112,12 +112,14 @@ const MARK = 2;
 const VERBATIM = 1;
 const WORDS = 2;
 const HELD_LINE = 3;
-// (`Typing::Held`: kind 3, and what is held back in the next 2 bits;
+// (`Typing::Held`: kind 3, and what is held back in the next 2 bits, or,
+// for a label opening a line, 0 there and the bit above (HELD_LABEL) set;
 // `Typing::CodeSpan` is 3 there, its point's depth in the 6 bits above and
 // its `before` in the last 22.)
 const HELD_URL = 1;
 const HELD_TAG = 2;
 const CODE_SPAN = 3;
+const HELD_LABEL = 1 << 4;
 /** `Typing::CodeSpan`'s low 4 bits. */
 const CODE_SPAN_TYPING = HELD_LINE | (CODE_SPAN << 2);
 /** Text that goes on with a URL or a link's destination being typed (`HeldKind::Url`). */
@@ -173,6 +175,7 @@ function typingAfter(typing, line, text) {
     if (held === HELD_URL) return URL_TEXT.test(text) ? line : PUSHED;
     if (held === HELD_TAG) return /[>|\n\r]/.test(text) ? PUSHED : line;
     if (held === CODE_SPAN) return CODE_TEXT.test(text) ? line : PUSHED;
+    if (typing & HELD_LABEL) return /[[\]|\n\r]/.test(text) ? PUSHED : line;
     return /[\n\r]/.test(text) ? PUSHED : line;
   }
   if (line >= IN_ELEMENT) return inElementAfter(blockOf(typing), line, text);

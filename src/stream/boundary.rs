@@ -101,12 +101,13 @@ pub(super) const DECIDED_BY: usize = 12;
 /// Whether `line`, being typed, is decided by its start, so that typing on
 /// it changes what it is no more: past its first [`DECIDED_BY`] bytes, or
 /// when its text, after its indentation and the markers of quotes, starts
-/// with a letter, of any script (a paragraph's line or a lazy one, as its
-/// first character decided: no block starts with a letter), or a list
-/// item's marker, its space and a letter do (`  - The`, a nested item's,
-/// whose letters after it go on its text), or an ATX heading's `#`s, its
-/// spaces and a letter (`## Usage`: the rest of the line is the heading's
-/// text, whatever it holds). (What typing may still commit, the items
+/// with a letter, of any script, or a `[` (a paragraph's line or a lazy
+/// one, as its first character decided: no block starts with either, but
+/// a link reference definition, which shows nothing while its label is
+/// typed), or a list item's marker, its space and such a character do (`  - The`, a nested item's, whose letters
+/// after it go on its text), or an ATX heading's `#`s, its spaces and one
+/// (`## Usage`: the rest of the line is the heading's text, whatever it
+/// holds). (What typing may still commit, the items
 /// before a list's next one, is the stream's own check,
 /// [`Stream::line_commit`](super::Stream).)
 pub(super) fn line_is_decided(line: &str) -> bool {
@@ -119,18 +120,18 @@ pub(super) fn line_is_decided(line: &str) -> bool {
     while let Some(quoted) = text.strip_prefix('>') {
         text = quoted.trim_start_matches(' ');
     }
-    let letter = |text: &str| text.starts_with(char::is_alphabetic);
+    let decides = |text: &str| text.starts_with(|c: char| c.is_alphabetic() || c == '[');
     let heading = || {
         let hashes = text.bytes().take_while(|&b| b == b'#').count();
         let rest = &text[hashes..];
         let content = rest.trim_start_matches([' ', '\t']);
-        (1..=6).contains(&hashes) && content.len() < rest.len() && letter(content)
+        (1..=6).contains(&hashes) && content.len() < rest.len() && decides(content)
     };
-    letter(text)
+    decides(text)
         || heading()
         || item_marker(text.trim_start_matches(' ')).is_some_and(|(_, rest)| {
             let content = rest.trim_start_matches(' ');
-            (1..=4).contains(&(rest.len() - content.len())) && letter(content)
+            (1..=4).contains(&(rest.len() - content.len())) && decides(content)
         })
 }
 

@@ -628,8 +628,10 @@ pub(super) fn tag_end(rest: &str) -> Option<usize> {
     }
 }
 
-/// The last `[` not closed by a `]`, outside code spans. (`open`: room
-/// for the brackets.)
+/// The last `[` not closed by a `]`, outside code spans; a code span that
+/// nothing closes yet runs to the end of `text`, as the preview closes it
+/// there (`` [`a]b `` shows `` `a]b` `` after a label's hidden `[`).
+/// (`open`: room for the brackets.)
 fn unmatched_bracket(text: &str, open: &mut Vec<usize>) -> Option<usize> {
     memchr::memchr(b'[', text.as_bytes())?;
     let bytes = text.as_bytes();
@@ -638,10 +640,10 @@ fn unmatched_bracket(text: &str, open: &mut Vec<usize>) -> Option<usize> {
     while i < bytes.len() {
         match bytes[i] {
             b'\\' => i += 1,
-            b'`' => {
-                let (n, end) = code_span_at(text, i);
-                i = end.unwrap_or(i + n) - 1;
-            }
+            b'`' => match code_span_at(text, i) {
+                (_, Some(end)) => i = end - 1,
+                (_, None) => break,
+            },
             b'[' => open.push(i),
             b']' => {
                 open.pop();
@@ -668,6 +670,33 @@ pub(super) fn is_definition_line(line: &str) -> bool {
     let (label, text) = (&rest[..end], &rest[end + 1..]);
     text.strip_prefix(':')
         .is_some_and(|text| !label.starts_with('^') || text.trim().is_empty())
+}
+
+/// Whether `text` (a line's content, after its block markers) starts with
+/// an inline link's or image's label that a `(` and a destination's first
+/// character follow, `[Docs](h` or `![CI](./`, the label starting with a
+/// letter, of any script, and plain: no link reference definition (whose
+/// label a `:` follows), no task box, and text that starts no block of
+/// its own once the preview drops its `[`. Text typed after it leaves it
+/// so. (Not before the destination's first character, a letter, digit,
+/// `/`, `.` or `#`: the preview holds back a `(` ending the text, or one
+/// before a `[` or `!`, and then the label opening the line, which may
+/// yet be a definition's.)
+pub(super) fn starts_inline_link(text: &str) -> bool {
+    let label = text.strip_prefix('!').unwrap_or(text).strip_prefix('[');
+    label.is_some_and(|label| {
+        let bytes = label.as_bytes();
+        label.starts_with(char::is_alphabetic)
+            && memchr::memchr(b']', bytes).is_some_and(|end| {
+                // (Nor a label holding a bracket, code or a tag, or an
+                // escape, which may move its end.)
+                !has_any_byte(&label[..end], b"[`<\\")
+                    && bytes.get(end + 1) == Some(&b'(')
+                    && bytes
+                        .get(end + 2)
+                        .is_some_and(|&b| b.is_ascii_alphanumeric() || b"/.#".contains(&b))
+            })
+    })
 }
 
 /// Whether the preview shows nothing of `open`'s last line (from
@@ -722,7 +751,10 @@ fn hide_unfinished_bracket(block: &mut String, holds: Holds, open: &mut Vec<usiz
         if held {
             block.truncate(open);
         } else {
-            let label_end = label_ends(inner)
+            // (A `](` in a code span that nothing closes yet is code, as
+            // the preview shows it.)
+            let label = open_code_span(inner).map_or(inner, |at| &inner[..at]);
+            let label_end = label_ends(label)
                 .next()
                 .map_or(block.len(), |i| open + 1 + i);
             show_label(block, open, label_end);
@@ -806,6 +838,18 @@ fn is_prompt_marker_start(inner: &str) -> bool {
         && numbers
             .bytes()
             .all(|b| b.is_ascii_digit() || matches!(b, b',' | b' '))
+}
+
+/// Whether `label` (after a `[`), typed on, may yet become a prompt
+/// template's marker ([`is_prompt_marker_start`]), which the preview holds
+/// back: a prompt word or the start of one, as far as it is typed.
+pub(super) fn may_become_prompt_marker(label: &str) -> bool {
+    let word = label.split_once(':').map_or(label, |(word, _)| word);
+    PROMPT_WORDS.iter().any(|w| {
+        w.len() >= word.len()
+            && w.is_char_boundary(word.len())
+            && w[..word.len()].eq_ignore_ascii_case(word)
+    })
 }
 
 /// OpenAI file search's `【3†source】` being typed at the end of `block`:
@@ -966,14 +1010,14 @@ fn show_label(block: &mut String, open: usize, label_end: usize) {
     }
     // (Brackets in a link's text are text: `[5]` there is no marker. In
     // a code span they are code, where a backslash would show:
-    // `` [`#[derive]`](h ``.)
+    // `` [`#[derive]`](h ``; one that nothing closes yet runs to the
+    // label's end, where the preview closes it.)
     let label = &block[open + 1..label_end];
     let mut shown = String::with_capacity(label.len() + 4);
     let mut code_end = 0;
     for (i, c) in label.char_indices() {
         if i >= code_end && c == '`' && !is_escaped(label, i) {
-            let (n, end) = code_span_at(label, i);
-            code_end = end.unwrap_or(i + n);
+            code_end = code_span_at(label, i).1.unwrap_or(label.len());
         }
         if i >= code_end && matches!(c, '[' | ']') && !is_escaped(label, i) {
             shown.push('\\');

@@ -58,12 +58,12 @@ use crate::cite::index::IndexBuilder;
 use crate::cite::marker::FILE_SEARCH_OPEN;
 use outline::{Item, Place};
 use text::{
-    brackets_close, byte_classes, cites_paired, classes_render_as_itself, closes_before_opening,
-    has_html_line, has_url_like_word, inline_content_start, innermost_block, is_plain, is_settled,
-    line_is_settled, may_be_settled, may_open_html_across_blank_lines, open_cite_tags,
-    opens_code_span, opens_span_on_plain_words, renders_as_itself, split_at_typing, split_closers,
-    stand_in_after, stand_in_content, still_held, tags_are_settled, text_is_settled, word_boundary,
-    CLOSE_BRACKET, CLOSE_PAREN, HASH,
+    after_container_markers, brackets_close, byte_classes, cites_paired, classes_render_as_itself,
+    closes_before_opening, has_html_line, has_url_like_word, inline_content_start, innermost_block,
+    is_plain, is_settled, line_is_settled, may_be_settled, may_open_html_across_blank_lines,
+    open_cite_tags, opens_code_span, opens_label_on_plain_words, opens_span_on_plain_words,
+    renders_as_itself, split_at_typing, split_closers, stand_in_after, stand_in_content,
+    still_held, tags_are_settled, text_is_settled, word_boundary, CLOSE_BRACKET, CLOSE_PAREN, HASH,
 };
 
 /// Renders text of the open part as HTML, continuing the citation state
@@ -144,9 +144,10 @@ pub(super) struct Tail {
     /// The bytes of unsettled text the last rendering read again: see
     /// [`Tail::reread`].
     reread: usize,
-    /// The last tail was the preview's whole rendering, which hid a badge
-    /// being typed at the open text's end ([`hides_badge`]).
-    badge_held: bool,
+    /// The last tail was the preview's whole rendering, which hid what is
+    /// being typed at the open text's end, of this kind: a badge
+    /// ([`hides_badge`]) or a label opening a line ([`hides_label`]).
+    held_whole: Option<HeldKind>,
 }
 
 /// What text typed after the last tail's text does to it (see
@@ -766,7 +767,7 @@ impl Tail {
     pub(super) fn render(&mut self, open: &str, line_start: usize, render: &Render<'_>) -> String {
         self.extends_code = false;
         self.reread = 0;
-        self.badge_held = false;
+        self.held_whole = None;
         let html = self.render_cached(open, line_start, render);
         self.typing = self.typed_after(open, line_start);
         html
@@ -821,8 +822,8 @@ impl Tail {
         if hides_definition_line(open, line_start) {
             return Typed::Definition;
         }
-        if self.badge_held {
-            return Typed::Held(HeldKind::Url);
+        if let Some(kind) = self.held_whole {
+            return Typed::Held(kind);
         }
         match &self.state {
             Some(State::Inline(line)) => {
@@ -832,15 +833,18 @@ impl Tail {
                     && pending.chars().next_back().is_some_and(ends_word)
                     && (renders_as_itself(pending)
                         || opens_span_on_plain_words(pending)
+                        || opens_label_on_plain_words(pending)
                         || line.types_at_split(open));
                 if words {
                     return Typed::Words;
                 }
-                // (Not in a heading, where a `#` may close it.)
+                // (Not in a heading, where a `#` may close it. In a link's
+                // label, `` [`Ser ``, as in any text: the preview hides
+                // the `[`.)
                 let code_span = line.line_start == line_start
                     && line.held.is_none()
                     && !line.heading
-                    && opens_code_span(pending);
+                    && opens_code_span(pending.strip_prefix('[').unwrap_or(pending));
                 if code_span {
                     return Typed::CodeSpan;
                 }
@@ -964,7 +968,11 @@ impl Tail {
             return html;
         }
         let shown = preview(open);
-        self.badge_held = hides_badge(open, line_start, &shown.text);
+        self.held_whole = match () {
+            _ if hides_badge(open, line_start, &shown.text) => Some(HeldKind::Url),
+            _ if hides_label(open, line_start, &shown.text) => Some(HeldKind::Label),
+            _ => None,
+        };
         let (html, index) = match self.list_tail(open, line_start, &shown.text, render) {
             Some(rendered) => rendered,
             None => {
@@ -1788,6 +1796,32 @@ fn held_back(piece: &str, shown: &str) -> Option<HeldBack> {
         Some(what) => Some(what),
         None => held_destination(piece),
     }
+}
+
+/// Whether `open`, whose last line starts at `line_start`, ends in a link's
+/// label opening the line's content (after the markers of its quotes and
+/// items), its `]` not typed, that its preview, `shown`, hides whole,
+/// showing the text before it as it is: such a label may yet be a link
+/// reference definition's (`[label]:`), and the preview shows nothing of it
+/// until what follows its `]` says (`preview::show_label`). Text typed next
+/// without a bracket, a `|` (which may make the line a table's row) or a
+/// line break ([`HeldKind::Label`]) leaves it so.
+fn hides_label(open: &str, line_start: usize, shown: &str) -> bool {
+    let line = &open[line_start..];
+    let content = after_container_markers(line);
+    let at = open.len() - content.len();
+    content
+        .strip_prefix('[')
+        .is_some_and(|label| !has_any_byte(label, b"[]"))
+        && open[..at].starts_with(shown)
+        && open[shown.len()..at].bytes().all(|b| {
+            // (An item holding nothing shown yet is dropped with its
+            // marker: `- [Docs` after a paragraph shows the paragraph.)
+            matches!(
+                b,
+                b' ' | b'\n' | b'>' | b'-' | b'+' | b'*' | b'.' | b')' | b'0'..=b'9'
+            )
+        })
 }
 
 /// Whether `open`, whose last line starts at `line_start`, ends in a badge

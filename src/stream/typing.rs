@@ -22,9 +22,9 @@
 //! - a table's row, which shows once it is whole, and a link reference
 //!   definition's line, which never shows: text without a line break
 //!   changes nothing;
-//! - a link's destination, a bare URL, a badge or a tag, which the
-//!   preview holds back whole while it is typed: text of its kind changes
-//!   nothing;
+//! - a link's destination, a bare URL, a badge, a tag or a link's label
+//!   opening a line, which the preview holds back whole while it is typed:
+//!   text of its kind changes nothing;
 //! - a code line of a code block in a list item, past its indentation:
 //!   text without a tab, CR or NUL shows as itself, escaped, before the
 //!   end tags of the block and the item; each line after a line break
@@ -96,9 +96,9 @@ pub enum Typing {
     /// (a link reference definition's): text without a line break or CR
     /// changes nothing.
     HeldLine,
-    /// A link's destination, a bare URL, a badge or a tag being typed,
-    /// which the tail holds back whole until it ends: text of that
-    /// [`HeldKind`] changes nothing.
+    /// A link's destination, a bare URL, a badge, a tag or a link's label
+    /// opening a line being typed, which the tail holds back whole until it
+    /// ends: text of that [`HeldKind`] changes nothing.
     Held(HeldKind),
     /// A code line in a code block inside the tail's element (a list
     /// item's), past its indentation and where it could close the block:
@@ -377,6 +377,10 @@ pub enum HeldKind {
     Url,
     /// A tag (`<cite id="…`): text without `>`, `|`, a line break or CR.
     Tag,
+    /// A link's label opening a line (`- [Docs`), which may yet be a link
+    /// reference definition's: text without `[`, `]`, `|`, a line break or
+    /// CR.
+    Label,
 }
 
 /// What goes on with a URL or a link's destination being typed, held back
@@ -396,6 +400,7 @@ impl HeldKind {
         match self {
             HeldKind::Url => text.bytes().all(is_held_url_byte),
             HeldKind::Tag => !has_any_byte(text, b">|\n\r"),
+            HeldKind::Label => !has_any_byte(text, b"[]|\n\r"),
         }
     }
 }

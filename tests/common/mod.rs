@@ -247,6 +247,12 @@ pub fn prose_markdown() -> impl Strategy<Value = String> {
         1 => Just("#".to_owned()),
         1 => Just("^+=".to_owned()),
         1 => Just("[1]".to_owned()),
+        // A link's label being typed (`[` alone, a prompt template's
+        // marker word, a task box's `x`).
+        2 => Just("[".to_owned()),
+        1 => Just("[Sou".to_owned()),
+        1 => Just("rce: 1".to_owned()),
+        1 => Just("[x".to_owned()),
         1 => Just("[^1]".to_owned()),
         1 => Just("[^1]: note\n".to_owned()),
         1 => Just("[a]".to_owned()),

@@ -7,7 +7,8 @@ use super::TYPING;
 use crate::html::is_void_element;
 use crate::stream::inline_subset::{can_open_close, Class};
 use crate::stream::preview::{
-    destinations_closed, item_marker, preview, tag_end, url_being_typed, url_word_start, RowHold,
+    destinations_closed, item_marker, may_become_prompt_marker, preview, starts_inline_link,
+    tag_end, url_being_typed, url_word_start, RowHold,
 };
 use crate::stream::typing::is_code_span_text;
 use crate::stream::{has_any_byte, has_byte, FindLast};
@@ -133,8 +134,9 @@ fn stand_in_for_mark(c: char) -> Option<&'static str> {
 /// can only be inline text: it starts with a letter or an emphasis or
 /// code span opening on one (`**Bold`), not with what could still open a
 /// block of its own (`-`, `1.`, `>`, a fence, a table row), nor with `[`
-/// (a link reference definition), nor with a digit (the preview holds a
-/// number opening a line) but in a heading (`### 2. Costs`).
+/// (a link reference definition) but an inline link's label that a `(`
+/// follows ([`starts_inline_link`]), nor with a digit (the preview holds
+/// a number opening a line) but in a heading (`### 2. Costs`).
 pub(super) fn inline_content_start(line: &str) -> Option<usize> {
     let unindented = after_container_markers(line);
     let hashes = unindented.bytes().take_while(|&b| b == b'#').count();
@@ -148,6 +150,7 @@ pub(super) fn inline_content_start(line: &str) -> Option<usize> {
     let opens_span = |c: char| matches!(c, '*' | '_' | '~' | '`');
     let inline = first.is_alphabetic()
         || (heading && first.is_ascii_digit())
+        || starts_inline_link(rest)
         || (opens_span(first) && {
             let second = chars.next()?;
             second.is_alphabetic() || (second == first && chars.next()?.is_alphabetic())
@@ -428,6 +431,23 @@ pub(super) fn opens_span_on_plain_words(text: &str) -> bool {
     // (The run is ASCII: `text[run..]` starts at a character.)
     let words = &text[run..];
     opens && words.starts_with(char::is_alphanumeric) && renders_as_itself(words)
+}
+
+/// Whether `text`, the text since a settled word, opens a link's label on
+/// words that [render as themselves](renders_as_itself), the first
+/// starting with a letter, of any script (not a digit: `[1` may be a
+/// marker being typed, which the preview holds back): where the preview
+/// shows such a label, it shows its words without the `[` (and the tail's
+/// text says whether it does: not at a block's start, where it may yet be
+/// a definition's), and words typed next go on with them. Not a label
+/// that may yet be a prompt template's marker (`[Sourc`, held once a `:`
+/// and a number follow).
+pub(super) fn opens_label_on_plain_words(text: &str) -> bool {
+    text.strip_prefix('[').is_some_and(|words| {
+        words.starts_with(char::is_alphabetic)
+            && renders_as_itself(words)
+            && !may_become_prompt_marker(words)
+    })
 }
 
 /// Whether `text`, the text since a settled word, opens a code span on

@@ -551,6 +551,27 @@ fn a_links_label_goes_as_typing() {
     }
 }
 
+/// A tag or a comment being typed, which the tail hides whole until its
+/// `>`, goes as held typing, in an HTML block's lines as in a paragraph's
+/// (a README's centered header); a `<` alone, which a `<` after it makes
+/// text, does not; and the host's view stays the tail, however it is cut.
+#[test]
+fn a_tag_being_typed_goes_as_held_typing() {
+    let mut stream = Stream::new(Options::default());
+    for piece in ["<p align=\"center\">\n  <a href=\"https://x", ".y/"] {
+        stream.push(piece);
+        let _ = stream.tail_change();
+    }
+    assert_eq!(stream.typing(), Typing::Held(HeldKind::Tag));
+    let md =
+        "<p align=\"center\">\n  <a href=\"https://x.y/\">x</a>\n  <!-- a comment -->\n</p>\n\n\
+              x <<b> y <b>z</b>\n\n<b>\n> [a]: /q<<b>\n";
+    for size in 1..=6 {
+        let cuts: Vec<usize> = (size..md.len()).step_by(size).collect();
+        host_typing_gives_the_tail(md, &cuts).unwrap_or_else(|e| panic!("{size}-byte chunks: {e}"));
+    }
+}
+
 /// A heading's closing sequence shows at no push: typed after settled
 /// words (`## Frequently asked questions ##`), it is no text (found in
 /// winapi's README once headings' words went as typing).

@@ -2489,9 +2489,9 @@ fn may_change_when_defined(link: &BrokenLink<'_>, text: &str, markers_on: bool) 
 /// text, found by one scan from the open text's start on, which a later
 /// position continues. Once defined, a marker `[1]` is a link, and links
 /// hold no links: brackets open around it then make no link, where
-/// undefined they may (`[x [1]][g]`, `[x [1]](/u)`). An unmatched `[` is
-/// counted open from where it is to the next blank line; a `]` closes
-/// none after a backslash. A code span or a tag (`` [`a]`][1] ``) is
+/// undefined they may (`[x [1]][g]`, `[x [1]](/u)`). An unmatched `[`, not
+/// escaped, is counted open from where it is to the next blank line; a `]`
+/// closes none after a backslash. A code span or a tag (`` [`a]`][1] ``) is
 /// passed over, its `]` closing nothing, when it holds no `[`; else, or
 /// when one may not end before the position, no `]` closes any more: what
 /// cannot be told stays open, so the reference waits.
@@ -2529,7 +2529,8 @@ impl OpenBrackets {
         let mut i = self.scanned;
         while i < end {
             match bytes[i] {
-                b'[' => self.open += 1,
+                // (An escaped `[` opens nothing: `\[` of display math.)
+                b'[' if !crate::parse::is_escaped(text, i) => self.open += 1,
                 b']' if self.open > 0 && !self.unsure && !escaped(i) => self.open -= 1,
                 b'`' if self.open > 0 && !self.unsure => {
                     // (No code span is open at `at`: a run that none closes

@@ -23,6 +23,7 @@
 use std::borrow::Cow;
 
 use super::inline_subset::{can_open_close, Class};
+use super::typing::is_held_url_byte;
 use super::{has_any_byte, has_byte, FindLast};
 use crate::cite::marker::{FILE_SEARCH_CLOSE, FILE_SEARCH_DAGGER, FILE_SEARCH_OPEN, PROMPT_WORDS};
 use crate::parse::is_escaped;
@@ -584,8 +585,6 @@ fn open_code_span(text: &str) -> Option<usize> {
     None
 }
 
-/// Whether the tag starting just before `rest` has its `>` (one outside
-/// quoted attribute values).
 /// Where a tag still being typed at the end of `text` starts: a `<` (then
 /// nothing, or a tag's first character) whose `>` has not come, outside the
 /// quotes of an earlier tag's attributes (`<cite id='"><img …>` is one
@@ -593,7 +592,7 @@ fn open_code_span(text: &str) -> Option<usize> {
 /// before `held_tag`, where a tag held back in an earlier round started, was
 /// followed by that `<`, so starts none: `<<<` is not held one `<` a round
 /// (4 KiB of `<` took sixteen rounds a push).
-fn unclosed_tag(text: &str, held_tag: Option<usize>) -> Option<usize> {
+pub(super) fn unclosed_tag(text: &str, held_tag: Option<usize>) -> Option<usize> {
     let mut at = 0;
     while let Some(lt) = memchr::memchr(b'<', &text.as_bytes()[at..]).map(|i| at + i) {
         let rest = &text[lt + 1..];
@@ -673,29 +672,33 @@ pub(super) fn is_definition_line(line: &str) -> bool {
 }
 
 /// Whether `text` (a line's content, after its block markers) starts with
-/// an inline link's or image's label that a `(` and a destination's first
-/// character follow, `[Docs](h` or `![CI](./`, the label starting with a
-/// letter, of any script, and plain: no link reference definition (whose
-/// label a `:` follows), no task box, and text that starts no block of
-/// its own once the preview drops its `[`. Text typed after it leaves it
-/// so. (Not before the destination's first character, a letter, digit,
-/// `/`, `.` or `#`: the preview holds back a `(` ending the text, or one
-/// before a `[` or `!`, and then the label opening the line, which may
-/// yet be a definition's.)
+/// an inline link's or image's label, a `(` and a destination of URL
+/// characters so far, up to its `)` if typed, `[Docs](h` or `![CI](./`:
+/// no link reference definition (whose label a `:` follows), no task box,
+/// and text that starts no block of its own once the preview drops its
+/// `[`. The label starts with a letter, of any script, and holds no
+/// bracket, code, tag or escape, which may move its end. The preview shows
+/// the label of such a link, at a line's start as after text. (Not before
+/// the destination's first character, a letter, digit, `/`, `.` or `#`:
+/// the preview holds back a `(` ending the text, or one before a `[` or
+/// `!`, and then the label at the line's start, which may yet be a
+/// definition's. Nor once the destination holds what no URL does, a space
+/// or a backtick, which the preview may read otherwise at the line's
+/// start than after text.)
 pub(super) fn starts_inline_link(text: &str) -> bool {
     let label = text.strip_prefix('!').unwrap_or(text).strip_prefix('[');
     label.is_some_and(|label| {
-        let bytes = label.as_bytes();
+        let Some((label, destination)) = label.split_once("](") else {
+            return false;
+        };
+        let destination = destination.split(')').next().unwrap_or_default();
         label.starts_with(char::is_alphabetic)
-            && memchr::memchr(b']', bytes).is_some_and(|end| {
-                // (Nor a label holding a bracket, code or a tag, or an
-                // escape, which may move its end.)
-                !has_any_byte(&label[..end], b"[`<\\")
-                    && bytes.get(end + 1) == Some(&b'(')
-                    && bytes
-                        .get(end + 2)
-                        .is_some_and(|&b| b.is_ascii_alphanumeric() || b"/.#".contains(&b))
-            })
+            && !has_any_byte(label, b"[]`<\\")
+            && destination
+                .bytes()
+                .next()
+                .is_some_and(|b| b.is_ascii_alphanumeric() || b"/.#".contains(&b))
+            && destination.bytes().all(is_held_url_byte)
     })
 }
 

@@ -50,7 +50,8 @@ use super::boundary::has_blank_line;
 use super::preview::{
     after_blank_line, destinations_closed, fence_of, has_label_end, hides_definition_line,
     is_delimiter_row, item_marker, last_block_start, open_destination, preview,
-    preview_block_start, stand_in_header, ItemMark, Preview, RowHold,
+    preview_block_start, stand_in_header, starts_inline_link, unclosed_tag, ItemMark, Preview,
+    RowHold,
 };
 use super::typing::{is_held_url_byte, is_word_char, HeldKind, ItemCode};
 use super::{has_any_byte, has_byte, has_fence_run, reaches_back, FindLast};
@@ -284,14 +285,19 @@ fn may_settle(open: &str, line: &str) -> bool {
         || may_open_html_across_blank_lines(open))
 }
 
-/// Whether the block of `open` up to `at` is settled: the preview, which
-/// edits the last block from its end and may reach back (hiding `[1` can
-/// bare a URL, which is held too; a `**` left open earlier in the block is
-/// closed at its end), leaves it as it is. (A cite tag left open on an
-/// earlier line of the block takes in what comes after it.)
-fn block_is_settled(open: &str, at: usize) -> bool {
+/// Whether the block of `open` up to `at` is settled, `then` after it:
+/// the preview, which edits the last block from its end and may reach back
+/// (hiding `[1` can bare a URL, which is held too; a `**` left open
+/// earlier in the block is closed at its end), leaves it as it is. (A cite
+/// tag left open on an earlier line of the block takes in what comes after
+/// it.)
+fn block_is_settled(open: &str, at: usize, then: &str) -> bool {
     let block = &open[last_block_start(&open[..at])..at];
-    open_cite_tags(block) == Some(0) && is_settled(block)
+    open_cite_tags(block) == Some(0)
+        && match then {
+            "" => is_settled(block),
+            _ => is_settled(&[block, then].concat()),
+        }
 }
 
 /// Whether the last line of `open`, starting at `line_start`, is one the
@@ -971,6 +977,7 @@ impl Tail {
         self.held_whole = match () {
             _ if hides_badge(open, line_start, &shown.text) => Some(HeldKind::Url),
             _ if hides_label(open, line_start, &shown.text) => Some(HeldKind::Label),
+            _ if hides_tag(open, line_start, &shown.text) => Some(HeldKind::Tag),
             _ => None,
         };
         let (html, index) = match self.list_tail(open, line_start, &shown.text, render) {
@@ -1254,14 +1261,16 @@ impl Tail {
             return None;
         }
         let boundary = word_boundary(line);
-        // (Not at the start of a heading's text, nor a `*` item's: their
-        // `#`s or `*` alone show nothing, so the block up to the text is
-        // never settled. Such a line settles at the end of its first word,
-        // and is read no further until then: a long first word,
-        // `` `x86_64-unknown-linux-gnu` ``, would be read at every push.)
+        // (A heading's `#`s or a `*` item's `*` alone show nothing: at
+        // its content's start, the block is read with a letter after it,
+        // below; and only where the line starts the block as the preview
+        // reads blocks, from a blank line: the preview may read a `](`
+        // typed later as closing a `[` on a line before.)
         let content_start = inline_content_start(line).filter(|&start| {
             let markers = line[..start].trim_start_matches([' ', '>']);
-            !markers.starts_with('#') && !markers.trim_end().ends_with('*')
+            let marks_alone_show_nothing =
+                markers.starts_with('#') || markers.trim_end().ends_with('*');
+            !marks_alone_show_nothing || last_block_start(&open[..line_start + start]) == line_start
         });
         if boundary.is_none() && content_start.is_none() || !may_settle(open, line) {
             return None;
@@ -1278,20 +1287,22 @@ impl Tail {
         // (The block read whole and found unsettled is not read again
         // until the line has grown: where nothing settles, `[ a_` over and
         // over, it was read at every push.)
+        // (At the content's start, the block is read with a letter after
+        // it, as its content starts.)
         let unsettled = Cell::new(false);
-        let block_is_settled = |at: usize| {
-            let settled = block_is_settled(open, at);
+        let block_is_settled = |at: usize, then: &str| {
+            let settled = block_is_settled(open, at, then);
             unsettled.set(unsettled.get() || !settled);
             settled
         };
         let by_words = boundary
             .map(|boundary| line_start + boundary)
-            .filter(|&at| line_is_settled(&open[line_start..at]) && block_is_settled(at));
+            .filter(|&at| line_is_settled(&open[line_start..at]) && block_is_settled(at, ""));
         let start = match by_words {
             Some(at) => Some((at, "")),
             None => content_start
                 .map(|start| (line_start + start, CONTENT_STAND_IN))
-                .filter(|&(at, _)| block_is_settled(at)),
+                .filter(|&(at, _)| block_is_settled(at, "x")),
         };
         let Some((at, stand_in)) = start else {
             if unsettled.get() {
@@ -1386,7 +1397,9 @@ impl Tail {
             return None;
         }
         let at = line_start + markers.len();
-        if !block_is_settled(open, at) || preview(&open[..line_start]).text != open[..line_start] {
+        if !block_is_settled(open, at, "")
+            || preview(&open[..line_start]).text != open[..line_start]
+        {
             return None;
         }
         // (Spaces end the line's text: two or more make a hard break.)
@@ -1499,6 +1512,12 @@ impl Tail {
         };
         let pending = open.get(line.at..)?;
         self.reread += pending.len();
+        // (A line settled at its start, before an inline link's label,
+        // only while it is one: see `starts_inline_link`.)
+        if line.at_content_start && pending.starts_with(['[', '!']) && !starts_inline_link(pending)
+        {
+            return None;
+        }
         let classes = byte_classes(pending);
         // A heading's `#` may close it; a `]` or `)` without its opener
         // here may pair with one in the settled text (for the preview).
@@ -1821,6 +1840,29 @@ fn hides_label(open: &str, line_start: usize, shown: &str) -> bool {
                 b,
                 b' ' | b'\n' | b'>' | b'-' | b'+' | b'*' | b'.' | b')' | b'0'..=b'9'
             )
+        })
+}
+
+/// Whether `open`, whose last line starts at `line_start`, ends in a tag
+/// or a comment begun on that line, past its `<` (`<a href="https://…`,
+/// `<!-- cargo-r`)
+/// that its preview, `shown`, hides whole, showing the text before it as
+/// it is (but for spaces and line breaks ending it): in an HTML block's
+/// lines as in a paragraph's. Text typed next without `>`, `|` or a line
+/// break ([`HeldKind::Tag`]) leaves the tag unfinished, so hidden.
+fn hides_tag(open: &str, line_start: usize, shown: &str) -> bool {
+    let line = &open[line_start..];
+    // (Not after a `[` opening the line: a `]:` typed in the tag would make
+    // the line a definition's, which shows nothing.)
+    !after_container_markers(line).starts_with('[')
+        && unclosed_tag(line, None).is_some_and(|lt| {
+            let at = line_start + lt;
+            // (Begun: a `<` alone may be text, `<<`.)
+            open.len() > at + 1
+                && open[..at].starts_with(shown)
+                && open[shown.len()..at]
+                    .bytes()
+                    .all(|b| matches!(b, b' ' | b'\t' | b'\n'))
         })
 }
 

@@ -289,6 +289,11 @@ pub fn prose_markdown() -> impl Strategy<Value = String> {
         1 => Just("[![i][r".to_owned()),
         1 => Just("][l".to_owned()),
         1 => Just("[<img alt=\"a b\" src=\"https://x.y/".to_owned()),
+        // An HTML block's lines, their tags and comments typed.
+        1 => Just("<p align=\"center\">\n".to_owned()),
+        1 => Just("  <a href=\"https://x.y/".to_owned()),
+        1 => Just("<!-- c".to_owned()),
+        1 => Just("<".to_owned()),
         1 => Just("\" height=\"20\">](https://a.b/".to_owned()),
         1 => Just("](".to_owned()),
         1 => Just("]".to_owned()),

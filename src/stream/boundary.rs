@@ -104,11 +104,11 @@ pub(super) const DECIDED_BY: usize = 12;
 /// with a letter, of any script, or a `[` (a paragraph's line or a lazy
 /// one, as its first character decided: no block starts with either, but
 /// a link reference definition, which shows nothing while its label is
-/// typed), or a list item's marker, its space and such a character do (`  - The`, a nested item's, whose letters
-/// after it go on its text), or an ATX heading's `#`s, its spaces and one
-/// (`## Usage`: the rest of the line is the heading's text, whatever it
-/// holds). (What typing may still commit, the items
-/// before a list's next one, is the stream's own check,
+/// typed), or a list item's marker, its space and such a character do
+/// (`  - The`, a nested item's, whose letters after it go on its text), or
+/// an ATX heading's `#`s, its spaces and one (`## Usage`: the rest of the
+/// line is the heading's text, whatever it holds). (What typing may still
+/// commit, the items before a list's next one, is the stream's own check,
 /// [`Stream::line_commit`](super::Stream).)
 pub(super) fn line_is_decided(line: &str) -> bool {
     if line.len() >= DECIDED_BY {

@@ -147,7 +147,8 @@ pub(super) struct Tail {
     reread: usize,
     /// The last tail was the preview's whole rendering, which hid what is
     /// being typed at the open text's end, of this kind: a badge
-    /// ([`hides_badge`]) or a label opening a line ([`hides_label`]).
+    /// ([`hides_badge`]), a label opening a line ([`hides_label`]) or a
+    /// tag ([`hides_tag`]).
     held_whole: Option<HeldKind>,
 }
 
@@ -1829,26 +1830,25 @@ fn hides_label(open: &str, line_start: usize, shown: &str) -> bool {
     let line = &open[line_start..];
     let content = after_container_markers(line);
     let at = open.len() - content.len();
+    // (An item holding nothing shown yet is dropped with its marker:
+    // `- [Docs` after a paragraph shows the paragraph.)
     content
         .strip_prefix('[')
         .is_some_and(|label| !has_any_byte(label, b"[]"))
-        && open[..at].starts_with(shown)
-        && open[shown.len()..at].bytes().all(|b| {
-            // (An item holding nothing shown yet is dropped with its
-            // marker: `- [Docs` after a paragraph shows the paragraph.)
-            matches!(
-                b,
-                b' ' | b'\n' | b'>' | b'-' | b'+' | b'*' | b'.' | b')' | b'0'..=b'9'
-            )
-        })
+        && shows_up_to(open, shown, at, b" \n>-+*.)0123456789")
+}
+
+/// Whether `shown`, the preview of `open`, is `open` up to `at`, less some
+/// of the bytes of `gap` ending it (the spaces and line breaks the preview
+/// trims): what is typed from `at` on shows nothing.
+fn shows_up_to(open: &str, shown: &str, at: usize, gap: &[u8]) -> bool {
+    open[..at].starts_with(shown) && open[shown.len()..at].bytes().all(|b| gap.contains(&b))
 }
 
 /// Whether `open`, whose last line starts at `line_start`, ends in a tag
 /// or a comment begun on that line, past its `<` (`<a href="https://…`,
-/// `<!-- cargo-r`)
-/// that its preview, `shown`, hides whole, showing the text before it as
-/// it is (but for spaces and line breaks ending it): in an HTML block's
-/// lines as in a paragraph's. Text typed next without `>`, `|` or a line
+/// `<!-- cargo-r`), that its preview, `shown`, hides whole, showing the
+/// text before it as it is: in an HTML block's lines as in a paragraph's. Text typed next without `>`, `|` or a line
 /// break ([`HeldKind::Tag`]) leaves the tag unfinished, so hidden.
 fn hides_tag(open: &str, line_start: usize, shown: &str) -> bool {
     let line = &open[line_start..];
@@ -1858,11 +1858,7 @@ fn hides_tag(open: &str, line_start: usize, shown: &str) -> bool {
         && unclosed_tag(line, None).is_some_and(|lt| {
             let at = line_start + lt;
             // (Begun: a `<` alone may be text, `<<`.)
-            open.len() > at + 1
-                && open[..at].starts_with(shown)
-                && open[shown.len()..at]
-                    .bytes()
-                    .all(|b| matches!(b, b' ' | b'\t' | b'\n'))
+            open.len() > at + 1 && shows_up_to(open, shown, at, b" \t\n")
         })
 }
 
@@ -1934,12 +1930,7 @@ fn hides_badge(open: &str, line_start: usize, shown: &str) -> bool {
         },
     };
     // (Nor with a part still empty, its bracket or parenthesis last.)
-    in_badge
-        && !open.ends_with(['[', '('])
-        && open[..at].starts_with(shown)
-        && open[shown.len()..at]
-            .bytes()
-            .all(|b| b == b' ' || b == b'\n')
+    in_badge && !open.ends_with(['[', '(']) && shows_up_to(open, shown, at, b" \n")
 }
 
 /// Whether the link in `(…)` being typed in the last `len` bytes of

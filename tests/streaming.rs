@@ -563,6 +563,9 @@ fn a_tag_being_typed_goes_as_held_typing() {
         let _ = stream.tail_change();
     }
     assert_eq!(stream.typing(), Typing::Held(HeldKind::Tag));
+    // (The preview holds a `(` ending the text back one a round before it
+    // reaches the tag: a run of them would bare it. Fuzz finding 12.)
+    assert!(!stream.typing().admits("(((("));
     let md =
         "<p align=\"center\">\n  <a href=\"https://x.y/\">x</a>\n  <!-- a comment -->\n</p>\n\n\
               x <<b> y <b>z</b>\n\n<b>\n> [a]: /q<<b>\n";

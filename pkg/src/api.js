@@ -173,9 +173,9 @@ function typingAfter(typing, line, text) {
   if (kind === HELD_LINE) {
     const held = (typing >>> 2) & 3;
     if (held === HELD_URL) return URL_TEXT.test(text) ? line : PUSHED;
-    if (held === HELD_TAG) return /[>|\n\r]/.test(text) ? PUSHED : line;
+    if (held === HELD_TAG) return /[>|\n\r\\(!&]/.test(text) ? PUSHED : line;
     if (held === CODE_SPAN) return CODE_TEXT.test(text) ? line : PUSHED;
-    if (typing & HELD_LABEL) return /[[\]|\n\r]/.test(text) ? PUSHED : line;
+    if (typing & HELD_LABEL) return /[[\]|\n\r\\(!&]/.test(text) ? PUSHED : line;
     return /[\n\r]/.test(text) ? PUSHED : line;
   }
   if (line >= IN_ELEMENT) return inElementAfter(blockOf(typing), line, text);

@@ -101,10 +101,11 @@ pub(super) const DECIDED_BY: usize = 12;
 /// Whether `line`, being typed, is decided by its start, so that typing on
 /// it changes what it is no more: past its first [`DECIDED_BY`] bytes, or
 /// when its text, after its indentation and the markers of quotes, starts
-/// with a letter, of any script, or a `[` (a paragraph's line or a lazy
-/// one, as its first character decided: no block starts with either, but
-/// a link reference definition, which shows nothing while its label is
-/// typed), or a list item's marker, its space and such a character do
+/// with a letter, of any script, a `[` or a backtick and a letter (a
+/// paragraph's line or a lazy one, as its first character decided: no
+/// block starts with either, but a link reference definition, which shows
+/// nothing while its label is typed; a fence's backticks are three), or a
+/// list item's marker, its space and such a character do
 /// (`  - The`, a nested item's, whose letters after it go on its text), or
 /// an ATX heading's `#`s, its spaces and one (`## Usage`: the rest of the
 /// line is the heading's text, whatever it holds). (What typing may still
@@ -120,7 +121,12 @@ pub(super) fn line_is_decided(line: &str) -> bool {
     while let Some(quoted) = text.strip_prefix('>') {
         text = quoted.trim_start_matches(' ');
     }
-    let decides = |text: &str| text.starts_with(|c: char| c.is_alphabetic() || c == '[');
+    let decides = |text: &str| {
+        text.starts_with(|c: char| c.is_alphabetic() || c == '[')
+            || text
+                .strip_prefix('`')
+                .is_some_and(|code| code.starts_with(char::is_alphabetic))
+    };
     let heading = || {
         let hashes = text.bytes().take_while(|&b| b == b'#').count();
         let rest = &text[hashes..];

@@ -271,7 +271,10 @@ fn has_link_definition_mark(text: &str) -> bool {
 /// Whether words of `line`, the last line of `open`, may settle at all.
 /// Tables, footnotes and definitions in the open text, and raw HTML blocks
 /// change how a line renders in ways a word cannot show. (An HTML block
-/// runs to a blank line: a list after its opening line is in it.) Raw HTML
+/// runs to a blank line: a list after its opening line is in it. One
+/// before a blank line may leave an element open, which the sanitizer
+/// closes at the open text's end, around the blocks after it: an HTML
+/// block anywhere in the open text keeps its lines from settling.) Raw HTML
 /// anywhere in the block is balanced by the sanitizer at its end, wherever
 /// that is. (So do fences: the preview may see one open where the parser
 /// sees raw HTML; and pipes: the preview may hold a row of a table the
@@ -282,7 +285,7 @@ fn may_settle(open: &str, line: &str) -> bool {
         || block.contains('|')
         || reaches_across_lines_into(open)
         || !tags_are_settled(block)
-        || has_html_line(&open[after_blank_line(open)..])
+        || has_html_line(open)
         || may_open_html_across_blank_lines(open))
 }
 

@@ -2517,6 +2517,10 @@ impl OpenBrackets {
         }
         let end = at.min(text.len());
         let bytes = &text.as_bytes()[..end];
+        // (Two readings of an escape, each on the side of waiting: a `]`
+        // after any backslash closes nothing, and a backtick after one is
+        // no span to pass over; a `[` opens one unless escaped exactly
+        // (`crate::parse::is_escaped`: `\\[` still opens one).)
         let escaped = |i: usize| i > 0 && bytes[i - 1] == b'\\';
         // (What a code span or tag from `i` to `to` holds, passed over when
         // it is one: no `[`, nor a blank line.)

@@ -1750,3 +1750,39 @@ fn a_definition_in_a_quote_starts_the_paragraph_after_it() {
         }
     }
 }
+
+/// What a host shows of `message` pushed in `chunks`-byte chunks: the HTML
+/// handed over, the tail, and the end tags closing what is open (the
+/// document a browser builds of them), its trailing line break aside.
+fn shown_after(message: &str, chunks: usize) -> String {
+    let mut stream = Stream::new(Options::default());
+    let mut html = StreamedHtml::default();
+    for chunk in message.as_bytes().chunks(chunks.max(1)) {
+        html.apply(&stream.push_bytes(chunk));
+    }
+    let shown = [html.html(), &stream.tail(), &stream.open_end_tags()].concat();
+    shown.trim_end().to_owned()
+}
+
+/// A blank line between a list's items makes it loose: its items show
+/// loose from the push that brings the next item, whatever came in that
+/// push (the items before were committed tight when the blank line and
+/// the next item came in one), and the item being typed shows loose too,
+/// as it will once committed (it showed tight until its line ended).
+#[test]
+fn a_loose_lists_items_show_loose_whatever_the_chunks() {
+    for message in [
+        "x\n\n- a.\n\n- b.\n- c\n",
+        "- The smaller latency doubled [2].\n\n- The weekly deployment rose.\n- The stale renewal rose.\n\nAfter.\n",
+        "1. one\n\n2. two **bold**\n3. three\n",
+        "- a\n  - b\n\n- c\n  - d\n- e\n",
+    ] {
+        for end in (1..=message.len()).filter(|&end| message.is_char_boundary(end)) {
+            let prefix = &message[..end];
+            let whole = shown_after(prefix, prefix.len());
+            for chunks in [1, 2, 3, 5] {
+                assert_eq!(shown_after(prefix, chunks), whole, "{prefix:?} in {chunks}-byte chunks");
+            }
+        }
+    }
+}

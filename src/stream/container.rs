@@ -12,6 +12,7 @@
 //! tight until a blank line comes between its items or in one: then what
 //! was committed of it is rendered again, once (a rewind).
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::ops::Range;
 
@@ -27,6 +28,9 @@ use crate::cite::index::{IndexBuilder, Offset};
 use crate::cite::marker_definitions;
 use crate::html::html_capacity;
 use crate::parse::{is_inline_end, is_inline_tag};
+
+/// The HTML of a loose list's stand-in item (`- x`, then a blank line).
+const LOOSE_STAND_IN: &str = "<li>\n<p>x</p>\n</li>\n";
 
 /// An open list or block quote.
 #[derive(Debug, Clone)]
@@ -185,6 +189,37 @@ impl Container {
         }
     }
 
+    /// What the tail renders before `open`, the last child: nothing, or in
+    /// a loose list (or one a blank line made loose), its stand-in item
+    /// ([`Container::opener`]), so that the child renders loose as it will
+    /// when committed.
+    pub(super) fn tail_opener(&self, open: &str) -> Cow<'static, str> {
+        match self.kind {
+            Kind::List {
+                loose,
+                blank_before,
+                ..
+            } if loose || blank_before => Cow::Owned(self.opener(open)),
+            _ => Cow::Borrowed(""),
+        }
+    }
+
+    /// How long the HTML of [`Container::tail_opener`]'s stand-in item is
+    /// at the start of `inside`, what a render of it and the open text
+    /// holds inside the element; `None` when it is not there.
+    pub(super) fn stand_in_html(&self, inside: &str) -> Option<usize> {
+        match self.kind {
+            Kind::List {
+                loose,
+                blank_before,
+                ..
+            } if loose || blank_before => inside
+                .starts_with(LOOSE_STAND_IN)
+                .then_some(LOOSE_STAND_IN.len()),
+            _ => Some(0),
+        }
+    }
+
     /// Commits the children of `open` (at `at` in the message; its
     /// complete lines end at `complete`; at the message's end, all of it)
     /// that are final: all but the last, or all up to where the container
@@ -236,8 +271,10 @@ impl Container {
         if !at_end && complete == open.len() {
             let typed = open.find_last(b'\n').map_or(0, |i| i + 1);
             if self.typing_starts_item(open, typed) && self.is_one_child(&open[..typed]) {
-                let opener = self.opener(open);
                 let child = &open[..typed];
+                let opener = self.opener(open);
+                let opener =
+                    self.opener_before_last(opener, child, |opener| shape(opener, open).loose);
                 let rendered = render_children(context, &opener, child);
                 return self.take(&opener, child, rendered, false);
             }
@@ -290,12 +327,33 @@ impl Container {
             return Committed::default();
         };
         let children = &open[..last];
+        let opener = self.opener_before_last(opener.to_owned(), children, |_| shape.loose);
         self.take(
-            opener,
+            &opener,
             children,
-            render_children(context, opener, children),
+            render_children(context, &opener, children),
             false,
         )
+    }
+
+    /// The opener to render `children`, a list's items before its last,
+    /// after: loose when a blank line ends them and comes between them and
+    /// the last item, which makes the list loose though they render tight
+    /// alone; `loose` says whether the list parsed after the opener with
+    /// its last item is (a blank line may also be a code block's, which
+    /// the item's line closes). Blank lines inside them their render reads.
+    fn opener_before_last(
+        &self,
+        opener: String,
+        children: &str,
+        loose: impl FnOnce(&str) -> bool,
+    ) -> String {
+        let tight = matches!(self.kind, Kind::List { .. }) && !opener.ends_with("\n\n");
+        match tight && without_blank_lines_at_end(children).len() < children.len() && loose(&opener)
+        {
+            true => opener + "\n",
+            false => opener,
+        }
     }
 
     /// Where the children of `open` that are final end, by the `shape` of
@@ -442,8 +500,7 @@ impl Container {
         if let Some(rest) = rest.strip_prefix("<li>x</li>\n") {
             return Some((rest, false));
         }
-        rest.strip_prefix("<li>\n<p>x</p>\n</li>\n")
-            .map(|rest| (rest, true))
+        rest.strip_prefix(LOOSE_STAND_IN).map(|rest| (rest, true))
     }
 
     /// Whether the line being typed at the end of `open` ends the container
@@ -1156,6 +1213,9 @@ struct Shape {
     followed: bool,
     /// The last child is a paragraph.
     last_child_paragraph: bool,
+    /// A paragraph is an item's child: the list is loose (a tight list's
+    /// items hold their text without one).
+    loose: bool,
 }
 
 impl Shape {
@@ -1177,6 +1237,7 @@ impl Shape {
             self.before_last_child = self.content_end;
             self.last_child_paragraph = matches!(event, Event::Start(Tag::Paragraph));
         }
+        self.loose |= self.depth == 2 && matches!(event, Event::Start(Tag::Paragraph));
         // (Inside: not the container's own start or end.)
         let inside = self.depth > 0;
         match event {

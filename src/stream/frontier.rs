@@ -13,6 +13,7 @@
 //! blank lines that the next line may still make part of the block or not,
 //! are the tail.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use pulldown_cmark::Event;
@@ -329,15 +330,17 @@ impl Frontier {
     /// tail's caches, the element's start then being cut off by
     /// [`Frontier::inside`]: a table's delimiter row after a header of
     /// empty cells (its own cells, handed over, are not shown again);
-    /// nothing for a list or quote, whose open text starts its last child.
-    /// `None` for code, whose tail is the code as typed (the caches'
-    /// preview would hold back `[1` in it). It holds no citations.
-    pub(super) fn tail_opener(&self) -> Option<&str> {
+    /// for a list or quote, whose open text (`open`) starts its last child,
+    /// nothing, or a loose list's stand-in item, so that the child renders
+    /// as an item of a list that loose. `None` for code, whose tail is the
+    /// code as typed (the caches' preview would hold back `[1` in it). It
+    /// holds no citations.
+    pub(super) fn tail_opener(&self, open: &str) -> Option<Cow<'_, str>> {
         match self {
             Frontier::Leaf(leaf) => {
-                (leaf.leaf == LeafKind::Table).then_some(leaf.tail_opener.as_str())
+                (leaf.leaf == LeafKind::Table).then_some(Cow::Borrowed(leaf.tail_opener.as_str()))
             }
-            Frontier::Container(_) => Some(""),
+            Frontier::Container(container) => Some(container.tail_opener(open)),
         }
     }
 
@@ -384,7 +387,10 @@ impl Frontier {
             Frontier::Leaf(_) => {
                 memchr::memmem::find(html.as_bytes(), TBODY_START.as_bytes())? + TBODY_START.len()
             }
-            Frontier::Container(_) => memchr::memchr(b'\n', html.as_bytes())? + 1,
+            Frontier::Container(container) => {
+                let start = memchr::memchr(b'\n', html.as_bytes())? + 1;
+                start + container.stand_in_html(&html[start..])?
+            }
         };
         let inner = html[start..]
             .strip_suffix('\n')?

@@ -627,7 +627,7 @@ impl Stream {
         // top-level tail is (its caches keep what was settled), as the
         // element alone holding it, and the element's own tags are cut
         // off; code shows as typed.
-        let Some(opener) = frontier.tail_opener() else {
+        let Some(opener) = frontier.tail_opener(&self.open) else {
             // (Taken out and put back: it keeps what it showed.)
             if let Some(mut frontier) = self.frontier.take() {
                 out.clear();
@@ -637,7 +637,7 @@ impl Stream {
             return;
         };
         self.tail.give_back(std::mem::take(out));
-        *out = self.framed_tail(opener.to_owned(), rendered);
+        *out = self.framed_tail(opener.into_owned(), rendered);
     }
 
     /// The tail inside a table, list or quote: rendered after `opener`
@@ -871,7 +871,7 @@ impl Stream {
                 .is_some_and(|f| f.types_item_alone(&self.open));
         match (&self.frontier, self.tail.typing()) {
             // (Code shows as typed: the tail's caches made no tail.)
-            (Some(frontier), _) if frontier.tail_opener().is_none() => Typing::Pushed,
+            (Some(frontier), _) if frontier.tail_opener(&self.open).is_none() => Typing::Pushed,
             (Some(frontier), Typed::HeldRow) if frontier.is_table() => Typing::HeldLine,
             // (Nor does a definition's line, though its first bytes decide
             // nothing: the preview shows none of it.)
@@ -953,11 +953,15 @@ impl Stream {
     /// The tail rendered whole, as [`Stream::tail`] must show it.
     #[cfg(test)]
     fn whole_tail(&self) -> String {
-        let opener = self.frontier.as_ref().map(Frontier::tail_opener);
+        let opener = self.frontier.as_ref().map(|f| f.tail_opener(&self.open));
         if let Some(frontier) = self.frontier.as_ref().filter(|_| opener == Some(None)) {
             return frontier.tail(&self.context(), &self.open);
         }
-        let text = [opener.flatten().unwrap_or(""), self.open.as_str()].concat();
+        let text = [
+            opener.flatten().as_deref().unwrap_or(""),
+            self.open.as_str(),
+        ]
+        .concat();
         let shown = preview::preview(&text);
         let whole = self.context().render_open(&shown.text, None, None).html;
         match &self.frontier {
@@ -1133,9 +1137,10 @@ impl Stream {
     fn tail_citations(&self, open: &str) -> Option<IndexBuilder> {
         let context = self.context();
         let opener = match &self.frontier {
-            Some(frontier) => frontier.tail_opener()?,
-            None => "",
+            Some(frontier) => frontier.tail_opener(open)?,
+            None => Cow::Borrowed(""),
         };
+        let opener = opener.as_ref();
         let text = match opener {
             "" => Cow::Borrowed(open),
             opener => Cow::Owned([opener, open].concat()),

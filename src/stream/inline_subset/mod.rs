@@ -53,6 +53,12 @@ const MOST_RUNS: usize = 64;
 /// item's marker and a space (a list of one item) or `> ` (a quote);
 /// `None` otherwise.
 pub(super) fn block(text: &str) -> Option<String> {
+    // (A line, or a stand-in item and a blank line before one.)
+    if let Some(at) = memchr::memchr(b'\n', text.as_bytes()) {
+        if text.as_bytes().get(at + 1) == Some(&b'\n') {
+            return loose_item(&text[..at], &text[at + 2..]);
+        }
+    }
     let line = text.strip_suffix('\n').unwrap_or(text);
     let (kind, content_at) = LineBlock::of(line);
     let mut html = String::with_capacity(line.len() + 32);
@@ -73,6 +79,31 @@ pub(super) fn block(text: &str) -> Option<String> {
         }
         LineBlock::Quote => html.push_str("</p>\n</blockquote>\n"),
     }
+    Some(html)
+}
+
+/// [`block`] of a list's item, `item` (one line), after the stand-in item
+/// `head` (`- x`, `3. x`, with its mark) and a blank line: the item as a
+/// loose list's (the tail's of an open loose list, `Container::tail_opener`).
+fn loose_item(head: &str, item: &str) -> Option<String> {
+    let line = item.strip_suffix('\n').unwrap_or(item);
+    let (LineBlock::Item(start), x) = LineBlock::of(head) else {
+        return None;
+    };
+    let (LineBlock::Item(_), content_at) = LineBlock::of(line) else {
+        return None;
+    };
+    let same_mark = item_marker(head)?.0 == item_marker(line)?.0;
+    let content = &line[content_at..];
+    if !(same_mark && &head[x..] == "x" && !content.is_empty()) {
+        return None;
+    }
+    let mut html = String::with_capacity(line.len() + 64);
+    write_list_start(&mut html, start);
+    html.push_str("<li>\n<p>x</p>\n</li>\n<li>\n<p>");
+    write_line(&mut html, content)?;
+    html.push_str("</p>\n</li>\n");
+    html.push_str(list_end(start));
     Some(html)
 }
 

@@ -353,18 +353,6 @@ function typingPoint(typing, line) {
 
 /** UTF-16 units of code lines typed here past which a line break pushes them. */
 const PUSH_LINES_AT = 4096;
-/**
- * What is kept back here when it ends text typed on a paragraph's line (`WORDS`) that typing does not
- * take whole (docs/streaming.md, "Keeping back the end of a push"): spaces, then at most one run of
- * `*`, `_` or `~`, or one `[`, `![`, `(`, `!`, `<`, `&`, `\` or backtick, which may start syntax.
- * The tail shows none of it at the end of such a line (kept only after text typing takes:
- * after other text, what follows may show, `\*`, a backtick's code span), so the text before goes as
- * typing and the next text carries it. (The crate's bench host keeps back the
- * same, `benches/support/typing_host.rs`.)
- */
-const KEPT_BACK = / *(?:\*+|_+|~+|!?\[|[(!<&\\`])?$/;
-/** At most this many characters are kept back (a run of them is pushed). */
-const KEPT_AT_MOST = 16;
 
 const UTF8 = new TextEncoder();
 
@@ -669,8 +657,6 @@ export function makeApi(createGlue, payload) {
     #unhanded = "";
     /** Pushed since the last tail change: the stream has a change to tell. */
     #dirty = false;
-    /** Text kept back (`KEPT_BACK`), neither pushed nor typed: it goes first with the next. */
-    #kept = "";
     constructor(options) {
       const { text, trusted } = splitOptions(options);
       this.#trusted = trusted;
@@ -759,7 +745,7 @@ export function makeApi(createGlue, payload) {
     }
     push(chunk) {
       this.#check("push", true);
-      const text = this.#takeKept() + this.#take(chunk);
+      const text = this.#take(chunk);
       const result = this.#run("push", text, (inner) => {
         const flushed = this.#flush(inner);
         this.#dirty = true;
@@ -772,43 +758,25 @@ export function makeApi(createGlue, payload) {
     }
     pushDeferred(chunk) {
       this.#check("pushDeferred", true);
-      const taken = this.#take(chunk);
-      const text = this.#takeKept() + taken;
-      const typed = this.#typeHere(text);
-      // (Not typed whole: its end kept back, and the rest, if any, typed or pushed.)
-      // (Not typed whole: its end kept back when the rest is typed. After
-      // other text, what it ends may show: a backtick opened a code span.)
-      const kept = typed || (this.#typing & 3) !== WORDS ? null : KEPT_BACK.exec(text);
-      if (typed || (kept && kept[0] && kept[0].length <= KEPT_AT_MOST && (!kept.index || this.#typeHere(text.slice(0, kept.index))))) {
-        if (kept) this.#kept = kept[0];
-        this.#pushed += taken.length;
+      const text = this.#take(chunk);
+      const line = this.#typing && text ? typingAfter(this.#typing, this.#line, text) : PUSHED;
+      // (Code lines typed here are pushed once they make a few KiB: what is
+      // kept here, and the tail the host shows, stay small.)
+      if (line !== PUSHED && !(this.#typed.length >= PUSH_LINES_AT && text.includes("\n"))) {
+        this.#line = line;
+        this.#typed += text;
+        this.#unhanded += text;
+        this.#pushed += text.length;
         return this.#out(NOTHING);
       }
-      const result = this.#run("pushDeferred", taken, (inner) => {
+      const result = this.#run("pushDeferred", text, (inner) => {
         const pending = this.#takeUnshown() + text;
         const flushed = this.#flush(inner);
         this.#dirty = true;
         return after(flushed, inner.pushDeferred(pending) ? this.#committed(inner) : NOTHING);
       });
-      this.#pushed += taken.length;
+      this.#pushed += text.length;
       return this.#out(result);
-    }
-    /** Keeps `text` here as typed when the typing takes it; whether it did. */
-    #typeHere(text) {
-      const line = this.#typing && text ? typingAfter(this.#typing, this.#line, text) : PUSHED;
-      // (Code lines typed here are pushed once they make a few KiB: what is
-      // kept here, and the tail the host shows, stay small.)
-      if (line === PUSHED || (this.#typed.length >= PUSH_LINES_AT && text.includes("\n"))) return false;
-      this.#line = line;
-      this.#typed += text;
-      this.#unhanded += text;
-      return true;
-    }
-    /** Takes the text kept back, to go first with the text pushed next. */
-    #takeKept() {
-      const kept = this.#kept;
-      this.#kept = "";
-      return kept;
     }
     /** The last push's patch without its tail (most pushes commit nothing). */
     #committed(inner) {
@@ -875,11 +843,9 @@ export function makeApi(createGlue, payload) {
       this.#check("finish", true);
       const held = this.#held;
       this.#held = "";
-      const kept = this.#takeKept();
       const result = this.#run("finish", undefined, (inner) => {
         let first = this.#flush(inner);
         this.#dirty = true;
-        if (kept) first = after(first, inner.pushDeferred(kept) ? this.#committed(inner) : NOTHING);
         if (held) {
           // A lone high surrogate: it becomes U+FFFD, as in `render`.
           inner.pushDeferred(held);

@@ -344,6 +344,12 @@ impl Frontier {
         }
     }
 
+    /// Whether the tail is code as typed: [`Frontier::tail_opener`] is
+    /// `None`.
+    pub(super) fn shows_code(&self) -> bool {
+        matches!(self, Frontier::Leaf(leaf) if leaf.leaf != LeafKind::Table)
+    }
+
     /// What a render of [`Frontier::tail_opener`] then the open text holds
     /// inside the element: `None` when the render is not that element
     /// alone (the open text ended it).

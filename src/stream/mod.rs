@@ -315,6 +315,9 @@ pub struct Stream {
     /// The last tail rendered inside the frontier's element stayed inside
     /// it (see [`Stream::framed_tail`]).
     tail_stayed_inside: bool,
+    /// The buffer the frontier's opener and the open text are joined in
+    /// for the tail (see [`Stream::cached_tail`]).
+    framed: String,
     /// `committed` and the open text's length when the tail last rendered:
     /// while the budget shows that tail again, its citations are that
     /// text's (the open text only grows until something commits).
@@ -439,6 +442,7 @@ impl Stream {
             budget: budget::TailBudget::default(),
             tail_rendered_at: (0, 0),
             tail_stayed_inside: false,
+            framed: String::new(),
             since_mark: SinceMark::default(),
             deferred: false,
             reopened_to: 0,
@@ -684,14 +688,19 @@ impl Stream {
             reading: Reading::Provisional,
             links_by_reference: self.links_by_reference,
         };
+        // (The opener and the open text joined in the buffer of the last
+        // push's: a push allocates no text for its tail.)
+        let mut framed = std::mem::take(&mut self.framed);
         let (text, line_start) = match opener.filter(|opener| !opener.is_empty()) {
-            Some(opener) => (
-                Cow::Owned([opener, self.open.as_str()].concat()),
-                opener.len() + self.line_start,
-            ),
-            None => (Cow::Borrowed(self.open.as_str()), self.line_start),
+            Some(opener) => {
+                framed.clear();
+                framed.push_str(opener);
+                framed.push_str(&self.open);
+                (framed.as_str(), opener.len() + self.line_start)
+            }
+            None => (self.open.as_str(), self.line_start),
         };
-        let tail = self.tail.render(&text, line_start, &|text, after| {
+        let tail = self.tail.render(text, line_start, &|text, after| {
             rendered.set(rendered.get() + text.len());
             if let Some(html) = known_rendering(text) {
                 let index = after.unwrap_or(context.index);
@@ -701,6 +710,7 @@ impl Stream {
             (written.html, written.index)
         });
         rendered.set(rendered.get() + budget::reread_cost(self.tail.reread()));
+        self.framed = framed;
         tail
     }
 
@@ -871,7 +881,7 @@ impl Stream {
                 .is_some_and(|f| f.types_item_alone(&self.open));
         match (&self.frontier, self.tail.typing()) {
             // (Code shows as typed: the tail's caches made no tail.)
-            (Some(frontier), _) if frontier.tail_opener(&self.open).is_none() => Typing::Pushed,
+            (Some(frontier), _) if frontier.shows_code() => Typing::Pushed,
             (Some(frontier), Typed::HeldRow) if frontier.is_table() => Typing::HeldLine,
             // (Nor does a definition's line, though its first bytes decide
             // nothing: the preview shows none of it.)

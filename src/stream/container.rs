@@ -194,13 +194,9 @@ impl Container {
     /// ([`Container::opener`]), so that the child renders loose as it will
     /// when committed.
     pub(super) fn tail_opener(&self, open: &str) -> Cow<'static, str> {
-        match self.kind {
-            Kind::List {
-                loose,
-                blank_before,
-                ..
-            } if loose || blank_before => Cow::Owned(self.opener(open)),
-            _ => Cow::Borrowed(""),
+        match self.next_is_loose() {
+            true => Cow::Owned(self.opener(open)),
+            false => Cow::Borrowed(""),
         }
     }
 
@@ -208,16 +204,25 @@ impl Container {
     /// at the start of `inside`, what a render of it and the open text
     /// holds inside the element; `None` when it is not there.
     pub(super) fn stand_in_html(&self, inside: &str) -> Option<usize> {
-        match self.kind {
+        match self.next_is_loose() {
+            true => inside
+                .starts_with(LOOSE_STAND_IN)
+                .then_some(LOOSE_STAND_IN.len()),
+            false => Some(0),
+        }
+    }
+
+    /// Whether the list's next item renders loose: the list is loose, or
+    /// a blank line ends what was committed of it.
+    fn next_is_loose(&self) -> bool {
+        matches!(
+            self.kind,
             Kind::List {
                 loose,
                 blank_before,
                 ..
-            } if loose || blank_before => inside
-                .starts_with(LOOSE_STAND_IN)
-                .then_some(LOOSE_STAND_IN.len()),
-            _ => Some(0),
-        }
+            } if loose || blank_before
+        )
     }
 
     /// Commits the children of `open` (at `at` in the message; its

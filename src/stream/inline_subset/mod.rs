@@ -50,7 +50,8 @@ const MOST_RUNS: usize = 64;
 /// The HTML of `text` rendered alone, as [`render`](crate::render()) gives
 /// it with any options, when `text` is one line (a line break may end it)
 /// of inline text within the subset: a paragraph, or the same after a list
-/// item's marker and a space (a list of one item) or `> ` (a quote);
+/// item's marker and a space (a list of one item) or `> ` (a quote), or
+/// such an item after a loose list's stand-in item ([`loose_item`]);
 /// `None` otherwise.
 pub(super) fn block(text: &str) -> Option<String> {
     // (A line, or a stand-in item and a blank line before one.)

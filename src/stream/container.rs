@@ -20,6 +20,7 @@ use pulldown_cmark::{CowStr, Event, Tag, TagEnd};
 
 use super::boundary::{has_blank_line, is_blank};
 use super::frontier::{without_blank_lines_at_end, Committed, Entered, Frontier};
+use super::inline_subset::LOOSE_STAND_IN;
 use super::preview::ItemMark;
 use super::provisional::StandIns;
 use super::FindLast;
@@ -28,9 +29,6 @@ use crate::cite::index::{IndexBuilder, Offset};
 use crate::cite::marker_definitions;
 use crate::html::html_capacity;
 use crate::parse::{is_inline_end, is_inline_tag};
-
-/// The HTML of a loose list's stand-in item (`- x`, then a blank line).
-const LOOSE_STAND_IN: &str = "<li>\n<p>x</p>\n</li>\n";
 
 /// An open list or block quote.
 #[derive(Debug, Clone)]
@@ -502,7 +500,7 @@ impl Container {
         if opener.is_empty() {
             return Some((rest, false));
         }
-        if let Some(rest) = rest.strip_prefix("<li>x</li>\n") {
+        if let Some(rest) = rest.strip_prefix(inline_subset::stand_in_item(false).0) {
             return Some((rest, false));
         }
         rest.strip_prefix(LOOSE_STAND_IN).map(|rest| (rest, true))
@@ -996,11 +994,7 @@ impl NextItem<'_> {
         // (The opener's item is there, as the parser gives it.)
         let mut html = String::with_capacity(64 + self.line.len());
         inline_subset::write_list_start(&mut html, self.start);
-        let (first, item_start, item_end) = if self.loose {
-            ("<li>\n<p>x</p>\n</li>\n", "<li>\n<p>", "</p>\n</li>\n")
-        } else {
-            ("<li>x</li>\n", "<li>", "</li>\n")
-        };
+        let (first, item_start, item_end) = inline_subset::stand_in_item(self.loose);
         html.push_str(first);
         html.push_str(item_start);
         inline_subset::write_line(&mut html, self.line)?;

@@ -83,6 +83,19 @@ pub(super) fn block(text: &str) -> Option<String> {
     Some(html)
 }
 
+/// A list's stand-in item (`- x`, then a blank line when the list is
+/// loose) as the parser's HTML has it, and the tags the next item's line
+/// goes between: `(stand-in, start, end)`.
+pub(super) fn stand_in_item(loose: bool) -> (&'static str, &'static str, &'static str) {
+    match loose {
+        true => (LOOSE_STAND_IN, "<li>\n<p>", "</p>\n</li>\n"),
+        false => ("<li>x</li>\n", "<li>", "</li>\n"),
+    }
+}
+
+/// The HTML of a loose list's stand-in item ([`stand_in_item`]).
+pub(super) const LOOSE_STAND_IN: &str = "<li>\n<p>x</p>\n</li>\n";
+
 /// [`block`] of a list's item, `item` (one line), after the stand-in item
 /// `head` (`- x`, `3. x`, with its mark) and a blank line: the item as a
 /// loose list's (the tail's of an open loose list, `Container::tail_opener`).
@@ -99,11 +112,13 @@ fn loose_item(head: &str, item: &str) -> Option<String> {
     if !(same_mark && &head[x..] == "x" && !content.is_empty()) {
         return None;
     }
+    let (stand_in, item_start, item_end) = stand_in_item(true);
     let mut html = String::with_capacity(line.len() + 64);
     write_list_start(&mut html, start);
-    html.push_str("<li>\n<p>x</p>\n</li>\n<li>\n<p>");
+    html.push_str(stand_in);
+    html.push_str(item_start);
     write_line(&mut html, content)?;
-    html.push_str("</p>\n</li>\n");
+    html.push_str(item_end);
     html.push_str(list_end(start));
     Some(html)
 }

@@ -325,8 +325,13 @@ pub(crate) fn marker_definitions(
 pub(crate) fn is_marker_label(label: &str) -> bool {
     // (Every marker holds an ASCII digit: most labels are words, asked of
     // at every rendering that parses the definitions committed before.)
-    label.bytes().any(|b| b.is_ascii_digit())
-        && !marker::only_markers(&format!("[{label}]")).is_empty()
+    // (The most common, a number alone, read without building the group.)
+    let number = |label: &str| {
+        (1..=marker::MAX_DIGITS).contains(&label.len()) && label.bytes().all(|b| b.is_ascii_digit())
+    };
+    number(label)
+        || label.bytes().any(|b| b.is_ascii_digit())
+            && !marker::only_markers(&format!("[{label}]")).is_empty()
 }
 
 /// A link label as CommonMark matches it: case-folded, whitespace collapsed.
@@ -1075,6 +1080,19 @@ mod tests {
 
     fn html(md: &str) -> String {
         render(md, &Options::default()).html
+    }
+
+    /// `is_marker_label`'s shortcut for a number alone says what reading
+    /// the marker group says, up to the longest number and past it.
+    #[test]
+    fn a_number_alone_is_a_marker_label_as_the_group_reads() {
+        let group = |label: &str| !super::marker::only_markers(&format!("[{label}]")).is_empty();
+        let mut labels: Vec<String> = (0..1200).map(|n| n.to_string()).collect();
+        labels.extend((1..=super::marker::MAX_DIGITS + 2).map(|len| "9".repeat(len)));
+        labels.extend(["007", "", " 1", "1 ", "1a", "٣"].map(str::to_owned));
+        for label in &labels {
+            assert_eq!(super::is_marker_label(label), group(label), "{label:?}");
+        }
     }
 
     fn keys(md: &str, options: &Options) -> Vec<(CitationKind, String)> {

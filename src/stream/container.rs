@@ -288,6 +288,9 @@ impl Container {
         // (One parse gives the shape and the children before the last
         // child, when that parse renders them as they render alone.)
         if !at_end && self.parses_once(&opener, text) {
+            if let Some((end, children)) = self.quote_paragraph_in_subset(context, open, text) {
+                return self.take(&opener, &open[..end], children, false);
+            }
             let (shape, children) = shape_and_children(context, &opener, text, |shape| {
                 self.children_end(open, text, shape)
             });
@@ -371,6 +374,107 @@ impl Container {
         let child_line_end = open[last..].find('\n').map_or(open.len(), |i| last + i + 1);
         let between = &open[shape.before_last_child.min(last)..child_line_end];
         self.marks(between).then_some(last)
+    }
+
+    /// A quote's first child, final, without the parser, when it is a
+    /// paragraph of lines `> ` then text within [`inline_subset`], and
+    /// blank lines of the quote, then the next child's line, come after it
+    /// in `text`, the decided part of `open` (nothing after a blank line
+    /// changes the paragraph but a definition, which the caller's
+    /// [`Container::parses_once`] rules out): where the children taken end
+    /// (at the next child's line), and their render. (Debug builds check
+    /// it against the parser's.)
+    fn quote_paragraph_in_subset(
+        &self,
+        context: &RenderContext<'_>,
+        open: &str,
+        text: &str,
+    ) -> Option<(usize, Children)> {
+        if self.kind != Kind::Quote {
+            return None;
+        }
+        let mut lines = Vec::new();
+        let mut at = 0;
+        // (The paragraph's lines, each with where its content starts.)
+        while let Some(line) = text[at..].split_inclusive('\n').next() {
+            let Some(content) = line
+                .strip_prefix("> ")
+                .filter(|_| quote_paragraph_line(line))
+            else {
+                break;
+            };
+            lines.push((content.strip_suffix('\n')?, at + 2));
+            at += line.len();
+        }
+        let paragraph_end = at;
+        while let Some(line) = text[at..].split_inclusive('\n').next() {
+            if !line.strip_prefix('>').is_some_and(is_blank) {
+                break;
+            }
+            at += line.len();
+        }
+        let child_line_end = open[at..].find('\n').map_or(open.len(), |i| at + i + 1);
+        if lines.is_empty() || at == paragraph_end || at == text.len() {
+            return None;
+        }
+        if !self.marks(&open[paragraph_end..child_line_end]) {
+            return None;
+        }
+        let children = &open[..at];
+        if context.may_use_definitions("", children) {
+            return None;
+        }
+        let index = || {
+            context.index.part(Offset {
+                add: context.committed,
+                sub: 0,
+            })
+        };
+        let (html, index) = match super::has_byte(&children[..paragraph_end], b'[') {
+            false => {
+                let contents: Vec<&str> = lines.iter().map(|&(content, _)| content).collect();
+                let mut html = String::with_capacity(paragraph_end + 40);
+                html.push_str("<blockquote>\n<p>");
+                inline_subset::write_lines(&mut html, &contents)?;
+                html.push_str("</p>\n</blockquote>\n");
+                (html, index())
+            }
+            true => {
+                // (A quote that holds a reference awaiting its definition
+                // is held open: the parser's way.)
+                let brackets = inline_subset::Brackets {
+                    references: false,
+                    ..context.brackets()
+                };
+                let (whole, paragraph) = (0..children.len(), 2..paragraph_end);
+                let quote = Tag::BlockQuote(None);
+                let mut events = Vec::with_capacity(16 + 8 * lines.len());
+                events.push((Event::Start(quote.clone()), whole.clone()));
+                events.push((Event::Start(Tag::Paragraph), paragraph.clone()));
+                inline_subset::push_lines_events(&mut events, &lines, brackets)?;
+                events.push((Event::End(TagEnd::Paragraph), paragraph));
+                events.push((Event::End(quote.to_end()), whole));
+                context.write_events(children, events, children, index())
+            }
+        };
+        let children_rendered = Children {
+            html,
+            open_raw_html: false,
+            index,
+            awaits: false,
+            definitions: Vec::new(),
+        };
+        #[cfg(debug_assertions)]
+        {
+            let parsed = parse_children(context, "", children);
+            inline_subset::assert_as_parsed(
+                (&children_rendered.html, &children_rendered.index),
+                (&parsed.html, &parsed.index),
+                children,
+            );
+            assert!(!parsed.open_raw_html && !parsed.awaits && parsed.definitions.is_empty());
+        }
+        Some((at, children_rendered))
     }
 
     /// Whether the events of `text` parsed after `opener`, up to its last

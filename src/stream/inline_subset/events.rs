@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use pulldown_cmark::{CowStr, Event, LinkType, Tag, TagEnd};
 
-use super::{code_content, parse_line, Brackets, LineBlock, Piece};
+use super::{code_content, paragraph_lines, parse_line, Brackets, LineBlock, Piece};
 use crate::parse::AWAITED_DESTINATION;
 
 /// The parser's events for `text`, as [`block`](super::block) takes it
@@ -86,6 +86,29 @@ pub(in crate::stream) fn push_line_events<'t>(
 ) -> Option<()> {
     let (line, pieces) = parse_line(line, brackets)?;
     push_inline_events(events, line, offset, &pieces)
+}
+
+/// Pushes the parser's inline events for a paragraph's `lines` to
+/// `events`, each line's content (without its line break) and where it
+/// starts, with a soft break at each line break between them, when the
+/// subset reads them as the paragraph's (see
+/// [`paragraph_lines`](super::paragraph_lines)); `None` (with some pushed)
+/// otherwise.
+pub(in crate::stream) fn push_lines_events<'t>(
+    events: &mut Vec<(Event<'t>, Range<usize>)>,
+    lines: &[(&'t str, usize)],
+    brackets: Brackets,
+) -> Option<()> {
+    let parsed = paragraph_lines(lines.iter().map(|&(line, _)| line), brackets)?;
+    let mut line_break = None;
+    for ((line, pieces), &(content, offset)) in parsed.iter().zip(lines) {
+        if let Some(at) = line_break {
+            events.push((Event::SoftBreak, at..at + 1));
+        }
+        push_inline_events(events, line, offset, pieces)?;
+        line_break = Some(offset + content.len());
+    }
+    Some(())
 }
 
 /// Pushes the parser's inline events for `line`'s `pieces` to `events`,

@@ -34,7 +34,7 @@ use super::preview::{item_marker, ItemMark};
 
 mod events;
 
-pub(super) use events::{block_events, push_line_events};
+pub(super) use events::{block_events, push_line_events, push_lines_events};
 
 #[cfg(debug_assertions)]
 use crate::cite::index::IndexBuilder;
@@ -185,6 +185,65 @@ pub(super) fn write_line(html: &mut String, line: &str) -> Option<()> {
     Some(())
 }
 
+/// Writes the inline HTML of a paragraph's `lines` (their content, each
+/// without its line break) to `html`, joined by the soft breaks between
+/// them, when [`paragraph_lines`] reads them; `None`, and nothing written,
+/// otherwise.
+pub(super) fn write_lines(html: &mut String, lines: &[&str]) -> Option<()> {
+    let parsed = paragraph_lines(lines.iter().copied(), Brackets::NONE)?;
+    for (i, (line, pieces)) in parsed.iter().enumerate() {
+        if i > 0 {
+            html.push('\n');
+        }
+        for piece in pieces {
+            write_piece(html, line, piece);
+        }
+    }
+    Some(())
+}
+
+/// A paragraph's `lines` (their content, each without its line break),
+/// each read as [`parse_line`] reads one, when reading them line by line
+/// is reading the paragraph: CommonMark pairs code spans and emphasis
+/// across a paragraph's lines, so no line but the last may leave what a
+/// later line could pair with ([`leaves_nothing_open`]), nor end in a
+/// space (before a line break, spaces make a hard break or are dropped).
+/// (A line's start and end read as whitespace either way, so flanking is
+/// the same.)
+fn paragraph_lines<'t>(
+    lines: impl Iterator<Item = &'t str>,
+    brackets: Brackets,
+) -> Option<Vec<(&'t str, Vec<Piece>)>> {
+    let mut parsed: Vec<(&str, Vec<Piece>)> = Vec::with_capacity(4);
+    let mut last_ends_in_space = false;
+    for line in lines {
+        if let Some((before, pieces)) = parsed.last() {
+            if last_ends_in_space || !leaves_nothing_open(before, pieces) {
+                return None;
+            }
+        }
+        last_ends_in_space = line.ends_with(' ');
+        parsed.push(parse_line(line, brackets)?);
+    }
+    (!parsed.is_empty()).then_some(parsed)
+}
+
+/// Whether a line's `pieces`, emphasis processed, leave nothing a later
+/// line of the paragraph could pair with: every backtick string is paired
+/// (one left literal may open a code span on a later line) and every
+/// delimiter run that keeps delimiters as text can only close (a closer
+/// that finds no opener drops off the delimiter stack; an opener stays on
+/// it, for a closer on a later line).
+fn leaves_nothing_open(line: &str, pieces: &[Piece]) -> bool {
+    pieces.iter().all(|piece| match piece {
+        Piece::Run(run) => run.left == 0 || !run.can_open,
+        Piece::Text { start, end } => {
+            memchr::memchr(b'`', &line.as_bytes()[*start..*end]).is_none()
+        }
+        _ => true,
+    })
+}
+
 /// The brackets a line may hold besides the subset's, for
 /// [`block_events`]: each is read as the parser reads it, so that the
 /// citation pipeline, fed the same events, finds the same citations.
@@ -232,7 +291,12 @@ fn parse_line(line: &str, brackets: Brackets) -> Option<(&str, Vec<Piece>)> {
     }
     let allowed = |c: char| in_subset(c) || (brackets.any() && matches!(c, '[' | ']' | '^'));
     let subset = if line.is_ascii() {
-        line.bytes().all(|b| allowed(char::from(b)))
+        // (By table: this is most of what reading a line costs.)
+        let table = match brackets.any() {
+            true => &ASCII_WITH_BRACKETS,
+            false => &ASCII_IN_SUBSET,
+        };
+        line.bytes().all(|b| table[usize::from(b & 0x7f)])
     } else {
         line.chars().all(allowed)
     };
@@ -266,21 +330,52 @@ fn starts_autolink(line: &str) -> bool {
         .any(|dot| dot >= 3 && line.as_bytes()[dot - 3..dot].eq_ignore_ascii_case(b"www"))
 }
 
+/// [`in_subset`] of each ASCII character.
+const ASCII_IN_SUBSET: [bool; 128] = ascii_table(false);
+/// The same, and the brackets [`Brackets`] reads.
+const ASCII_WITH_BRACKETS: [bool; 128] = ascii_table(true);
+
+const fn ascii_table(brackets: bool) -> [bool; 128] {
+    let mut table = [false; 128];
+    let mut b = 0;
+    while b < 128 {
+        table[b as usize] = ascii_in_subset(b) || brackets && matches!(b, b'[' | b']' | b'^');
+        b += 1;
+    }
+    table
+}
+
 /// Characters that start nothing but emphasis and code spans here. No `[`,
 /// `<`, `:`, `@`, `&`, `\`, `$`, `~`, `|`, `!`, `【` (each may start a
 /// construct outside the subset), and no whitespace but the space.
 /// Non-ASCII text is in, but for what flanking cannot tell (see
 /// [`Class::Unknown`]).
 fn in_subset(c: char) -> bool {
-    if c.is_ascii() {
-        c.is_ascii_alphanumeric()
-            || matches!(
-                c,
-                ' ' | '.' | ',' | ';' | '?' | '\'' | '"' | '(' | ')' | '%' | '-' | '*' | '_' | '`'
-            )
-    } else {
-        !c.is_whitespace() && !matches!(c, '【' | '】')
+    match u8::try_from(c) {
+        Ok(b) if b.is_ascii() => ascii_in_subset(b),
+        _ => !c.is_whitespace() && !matches!(c, '【' | '】'),
     }
+}
+
+/// [`in_subset`] of an ASCII character.
+const fn ascii_in_subset(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+        || matches!(
+            b,
+            b' ' | b'.'
+                | b','
+                | b';'
+                | b'?'
+                | b'\''
+                | b'"'
+                | b'('
+                | b')'
+                | b'%'
+                | b'-'
+                | b'*'
+                | b'_'
+                | b'`'
+        )
 }
 
 /// A piece of the line: text, a code span, a delimiter run, or (with
@@ -854,8 +949,60 @@ mod tests {
         }
     }
 
+    /// `lines` as [`super::write_lines`] writes a paragraph of them, when it
+    /// does, against `render`'s; whether it did.
+    fn paragraph_as_render(lines: &[&str]) -> bool {
+        let mut html = String::from("<p>");
+        if super::write_lines(&mut html, lines).is_none() {
+            return false;
+        }
+        html.push_str("</p>\n");
+        let text = lines.join("\n");
+        assert_eq!(html, render(&text, &Options::default()).html, "{text:?}");
+        true
+    }
+
+    #[test]
+    fn reads_a_paragraphs_lines_only_when_no_line_reaches_into_the_next() {
+        for lines in [
+            &["a *b* c", "d **e** f."][..],
+            &["The `x` y", "z"],
+            &["x_y z*", "w"],
+            &["a", "b *c"],
+            &["a **b**", "c **d"],
+        ] {
+            assert!(paragraph_as_render(lines), "{lines:?} is read");
+        }
+        for lines in [
+            // (An opener left on a line but the last, though nothing
+            // after it closes it: the stack is not read across lines.)
+            &["a *b", "c"][..],
+            &["a *b", "c* d"],
+            &["a **b", "c** d"],
+            &["a `b", "c` d"],
+            &["a ***b**", "c* d"],
+            &["a ", "b"],
+            &["a  ", "b"],
+            &["a", " b"],
+            &["a", "# b"],
+        ] {
+            assert!(
+                !paragraph_as_render(lines),
+                "{lines:?} is left to the parser"
+            );
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4096))]
+        #[test]
+        fn renders_a_paragraphs_lines_as_the_parser_does(
+            lines in proptest::collection::vec("[ab][ab *_`.()'é€“”中，]{0,16}", 1..4),
+        ) {
+            let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+            paragraph_as_render(&lines);
+        }
+
         #[test]
         fn renders_lines_as_the_parser_does(
             start in "(- |> |\\* |\\+ |1\\. |7\\) |012\\. )?",

@@ -864,6 +864,11 @@ impl<'o, 'a, 'f> HtmlWriter<'o, 'a, 'f> {
                 scope.push_raw(html);
                 if scope.is_too_deep() {
                     self.close_scope();
+                } else if !inline {
+                    // (A block's raw HTML ends its line as written: a block
+                    // after it, inside the scope of an element it left open,
+                    // starts on the next line, as after a scope closed.)
+                    self.end_newline = html.ends_with('\n');
                 }
             }
         }
@@ -1149,6 +1154,23 @@ mod tests {
         ] {
             assert_eq!(html(md, &options), format!("<p>{expected}</p>\n"), "{md}");
         }
+    }
+
+    /// A block after an indented raw HTML block, inside an element the HTML
+    /// left open, starts on the next line, as at the top level (and as
+    /// GitHub's renderer writes it), not after a blank line.
+    #[cfg(feature = "sanitize")]
+    #[test]
+    fn a_block_after_indented_raw_html_in_an_open_element_starts_on_the_next_line() {
+        let options = Options::default();
+        assert_eq!(
+            html("<div>\n\n  <h1>w</h1>\n\nx\n\n</div>\n", &options),
+            "<div>\n  <h1>w</h1>\n<p>x</p>\n</div>\n"
+        );
+        assert_eq!(
+            html("  <h1>w</h1>\n\nx\n", &options),
+            "  <h1>w</h1>\n<p>x</p>\n"
+        );
     }
 
     /// Issue 23: raw HTML opened inside one of our inline elements is

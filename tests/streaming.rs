@@ -1007,6 +1007,8 @@ fn raw_element_markdown() -> impl Strategy<Value = String> {
         Just("<details open class=\"x\" onclick=\"y()\">"),
         Just("<summary>S</summary>"),
         Just("<div class=\"note\">"),
+        Just("  <h1><code>w</code></h1>"),
+        Just("  <p>\n    <strong>F.</strong>\n  </p>"),
         Just("<section>"),
         Just("</details>"),
         Just("</DETAILS>"),
@@ -1610,6 +1612,32 @@ fn a_raw_text_element_inside_a_raw_element_takes_in_the_raw_html_after_it() {
     ] {
         assert_streams_byte_by_byte(md);
     }
+}
+
+/// A README's centred header, `<div align="center">` with its blocks raw
+/// HTML indented under it, commits them inside the open element as they
+/// come. (An indented raw block, its indentation a text event of its own,
+/// rendered a line break more inside the element than alone, so every
+/// batch after it failed the check and waited in the tail for `</div>`.)
+#[test]
+fn a_readme_header_commits_its_blocks_inside_the_open_div() {
+    let md = "<div align=\"center\">\n\n  <h1><code>w</code></h1>\n\n  <p>\n    <strong>F.</strong>\n  </p>\n\nText one.\n\nText two.\n\n</div>\n\nAfter.\n";
+    assert_streams_byte_by_byte(md);
+    let before_end = &md[..md.find("</div>").expect("the end tag")];
+    let mut stream = Stream::new(Options::default());
+    let appended: String = before_end
+        .as_bytes()
+        .chunks(8)
+        .map(|chunk| {
+            stream
+                .push(std::str::from_utf8(chunk).expect("ASCII"))
+                .append
+        })
+        .collect();
+    assert_eq!(
+        appended,
+        "<div>\n  <h1><code>w</code></h1>\n  <p>\n    <strong>F.</strong>\n  </p>\n<p>Text one.</p>\n"
+    );
 }
 
 /// Once a message writes its links by reference (it has defined one, or

@@ -96,11 +96,14 @@ pub(super) fn stand_in_item(loose: bool) -> (&'static str, &'static str, &'stati
 /// The HTML of a loose list's stand-in item ([`stand_in_item`]).
 pub(super) const LOOSE_STAND_IN: &str = "<li>\n<p>x</p>\n</li>\n";
 
-/// [`block`] of a list's item, `item` (one line), after the stand-in item
-/// `head` (`- x`, `3. x`, with its mark) and a blank line: the item as a
-/// loose list's (the tail's of an open loose list, `Container::tail_opener`).
+/// [`block`] of a list's item, `item` (one line, blank lines may follow
+/// it), after the stand-in item `head` (`- x`, `3. x`, with its mark) and a
+/// blank line: the item as a loose list's (the tail's of an open loose
+/// list, `Container::tail_opener`).
 fn loose_item(head: &str, item: &str) -> Option<String> {
-    let line = item.strip_suffix('\n').unwrap_or(item);
+    // (Blank lines after the item, at the text's end, change nothing of
+    // a list already loose.)
+    let line = item.trim_end_matches('\n');
     let (LineBlock::Item(start), x) = LineBlock::of(head) else {
         return None;
     };
@@ -903,6 +906,8 @@ mod tests {
             "99. The ",
             "007) a\n",
             "> The **c**\n",
+            "1. x\n\n1. The **c**\n\n",
+            "- x\n\n- a\n\n\n",
             // Text written without spaces, next to its letters and marks;
             // currency signs are punctuation after a letter too.
             "x，达到**€5**。",

@@ -99,11 +99,14 @@ pub(super) const LOOSE_STAND_IN: &str = "<li>\n<p>x</p>\n</li>\n";
 /// [`block`] of a list's item, `item` (one line, blank lines may follow
 /// it), after the stand-in item `head` (`- x`, `3. x`, with its mark) and a
 /// blank line: the item as a loose list's (the tail's of an open loose
-/// list, `Container::tail_opener`).
+/// list, `Container::tail_opener`). Or that line, a blank line and the
+/// opening fence of a code block in the item with nothing in it yet
+/// ([`empty_code_block`]): a numbered step as its code block starts.
 fn loose_item(head: &str, item: &str) -> Option<String> {
     // (Blank lines after the item, at the text's end, change nothing of
     // a list already loose.)
-    let line = item.trim_end_matches('\n');
+    let (line, after) = item.split_once("\n\n").unwrap_or((item, ""));
+    let line = line.trim_end_matches('\n');
     let (LineBlock::Item(start), x) = LineBlock::of(head) else {
         return None;
     };
@@ -115,15 +118,52 @@ fn loose_item(head: &str, item: &str) -> Option<String> {
     if !(same_mark && &head[x..] == "x" && !content.is_empty()) {
         return None;
     }
+    // (A blank line after the fence would be the code block's.)
+    let code = match after.bytes().all(|b| b == b'\n') {
+        true => None,
+        false => Some(empty_code_block(
+            after.strip_suffix('\n').unwrap_or(after),
+            content_at,
+        )?),
+    };
     let (stand_in, item_start, item_end) = stand_in_item(true);
-    let mut html = String::with_capacity(line.len() + 64);
+    let mut html = String::with_capacity(line.len() + 96);
     write_list_start(&mut html, start);
     html.push_str(stand_in);
     html.push_str(item_start);
     write_line(&mut html, content)?;
-    html.push_str(item_end);
+    match code {
+        None => html.push_str(item_end),
+        Some(lang) => {
+            html.push_str("</p>\n");
+            match lang {
+                "" => html.push_str("<pre><code>"),
+                lang => {
+                    html.push_str("<pre><code class=\"language-");
+                    html.push_str(lang);
+                    html.push_str("\">");
+                }
+            }
+            html.push_str("</code></pre>\n</li>\n");
+        }
+    }
     html.push_str(list_end(start));
     Some(html)
+}
+
+/// The language of a fenced code block's opening line, `fence`, in a list
+/// item whose content is indented by `indent`, when it is that indentation,
+/// three or more backticks and a word of ASCII letters and digits or
+/// nothing (nothing to escape, no second word): the block it opens, with
+/// nothing in it yet, renders as `<pre><code class="language-…"></code></pre>`.
+fn empty_code_block(fence: &str, indent: usize) -> Option<&str> {
+    let marks = fence.get(..indent)?;
+    let rest = fence[indent..].trim_start_matches('`');
+    let ticks = fence.len() - indent - rest.len();
+    (marks.bytes().all(|b| b == b' ')
+        && ticks >= 3
+        && rest.bytes().all(|b| b.is_ascii_alphanumeric()))
+    .then_some(rest)
 }
 
 /// Writes the start tag of a list, numbered from `start` or bulleted, and
@@ -907,6 +947,10 @@ mod tests {
             "007) a\n",
             "> The **c**\n",
             "1. x\n\n1. The **c**\n\n",
+            "1. x\n\n1. The **c**\n\n   ```rust",
+            "1. x\n\n1. The **c**\n\n   ````\n",
+            "10. x\n\n10. The c\n\n    ```py3\n",
+            "- x\n\n- a\n\n  ```sh",
             "- x\n\n- a\n\n\n",
             // Text written without spaces, next to its letters and marks;
             // currency signs are punctuation after a letter too.
@@ -948,6 +992,12 @@ mod tests {
             ">  a",
             "- - a",
             "a\n\n",
+            "1. x\n\n1. a\n\n  ```rust",
+            "1. x\n\n1. a\n\n   ``rust",
+            "1. x\n\n1. a\n\n   ```ru st",
+            "1. x\n\n1. a\n\n   ```rust\n   fn",
+            "1. x\n\n1. a\n\n   ~~~",
+            "1. x\n\n1. a\n\n   ```rust\n\n",
             &format!("a {}b", "*".repeat(65)),
         ] {
             assert_eq!(block(text), None, "{text:?}");

@@ -159,6 +159,15 @@ fn delimiters(markdown: &str, run: &[Spanned<'_>]) -> Vec<Delimiter> {
             Event::Start(_) => depth += 1,
             Event::End(_) => depth = depth.saturating_sub(1),
             Event::Text(text) => {
+                // (Most text holds no delimiter, told by its bytes before
+                // it is compared with the source: a `$`, or an escaped
+                // bracket or parenthesis starting it.)
+                let bytes = text.as_bytes();
+                if !matches!(bytes.first(), Some(b'(' | b')' | b'[' | b']'))
+                    && memchr::memchr(b'$', bytes).is_none()
+                {
+                    continue;
+                }
                 // Positions map to the source only in verbatim text.
                 if markdown.get(range.clone()) != Some(&**text) {
                     continue;

@@ -851,7 +851,7 @@ impl Container {
             return false;
         }
         let typed = &open[complete..];
-        let first = &open[..open.find('\n').unwrap_or(open.len())];
+        let first = &open[..memchr::memchr(b'\n', open.as_bytes()).unwrap_or(open.len())];
         let indent = |line: &str| line.bytes().take_while(|&b| b == b' ').count();
         let (at, first_at) = (indent(typed), indent(first));
         if at != first_at || at > 3 {

@@ -331,6 +331,15 @@ fn next_fence(open: Option<Fence>, line: &str) -> Option<Fence> {
 
 /// Whether `line` is a table delimiter row (`|---|:-:|`).
 pub(super) fn is_delimiter_row(line: &str) -> bool {
+    // (Most lines are soon told otherwise, by an ASCII byte other than
+    // pipes, dashes, colons and whitespace.)
+    for b in line.bytes() {
+        match b {
+            b'|' | b'-' | b':' | b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => {}
+            0x80.. => break,
+            _ => return false,
+        }
+    }
     let cells = line.trim().trim_matches('|');
     !cells.is_empty()
         && cells.contains('-')

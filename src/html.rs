@@ -469,13 +469,8 @@ impl<'o, 'a, 'f> HtmlWriter<'o, 'a, 'f> {
                     CodeBlockKind::Fenced(info) => info.split(' ').next().unwrap_or(""),
                     CodeBlockKind::Indented => "",
                 };
-                if lang.is_empty() {
-                    self.write("<pre><code>");
-                } else {
-                    self.write("<pre><code class=\"language-");
-                    self.write_escaped(lang, false);
-                    self.write("\">");
-                }
+                write_code_block_start(self.sink(), lang);
+                self.end_newline = false;
             }
             Tag::List(Some(1)) => self.ensure_newline_before("<ol>\n"),
             Tag::List(Some(start)) => {
@@ -954,6 +949,20 @@ impl<'o, 'a, 'f> HtmlWriter<'o, 'a, 'f> {
         if html.is_empty() {
             self.end_newline = end_newline;
         }
+    }
+}
+
+/// Writes a code block's start tags, `lang` its language (the info
+/// string's first word, escaped here) or none: the stream's inline subset
+/// writes an empty code block with it too.
+pub(crate) fn write_code_block_start(out: &mut String, lang: &str) {
+    if lang.is_empty() {
+        out.push_str("<pre><code>");
+    } else {
+        out.push_str("<pre><code class=\"language-");
+        // Writing to a String cannot fail.
+        let _ = escape_html(&mut *out, lang);
+        out.push_str("\">");
     }
 }
 

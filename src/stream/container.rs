@@ -413,10 +413,10 @@ impl Container {
             }
             at += line.len();
         }
-        let child_line_end = open[at..].find('\n').map_or(open.len(), |i| at + i + 1);
         if lines.is_empty() || at == paragraph_end || at == text.len() {
             return None;
         }
+        let child_line_end = open[at..].find('\n').map_or(open.len(), |i| at + i + 1);
         if !self.marks(&open[paragraph_end..child_line_end]) {
             return None;
         }
@@ -432,10 +432,9 @@ impl Container {
         };
         let (html, index) = match super::has_byte(&children[..paragraph_end], b'[') {
             false => {
-                let contents: Vec<&str> = lines.iter().map(|&(content, _)| content).collect();
                 let mut html = String::with_capacity(paragraph_end + 40);
                 html.push_str("<blockquote>\n<p>");
-                inline_subset::write_lines(&mut html, &contents)?;
+                inline_subset::write_lines(&mut html, lines.iter().map(|&(content, _)| content))?;
                 html.push_str("</p>\n</blockquote>\n");
                 (html, index())
             }

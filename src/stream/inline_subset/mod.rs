@@ -136,14 +136,7 @@ fn loose_item(head: &str, item: &str) -> Option<String> {
         None => html.push_str(item_end),
         Some(lang) => {
             html.push_str("</p>\n");
-            match lang {
-                "" => html.push_str("<pre><code>"),
-                lang => {
-                    html.push_str("<pre><code class=\"language-");
-                    html.push_str(lang);
-                    html.push_str("\">");
-                }
-            }
+            crate::html::write_code_block_start(&mut html, lang);
             html.push_str("</code></pre>\n</li>\n");
         }
     }
@@ -154,8 +147,8 @@ fn loose_item(head: &str, item: &str) -> Option<String> {
 /// The language of a fenced code block's opening line, `fence`, in a list
 /// item whose content is indented by `indent`, when it is that indentation,
 /// three or more backticks and a word of ASCII letters and digits or
-/// nothing (nothing to escape, no second word): the block it opens, with
-/// nothing in it yet, renders as `<pre><code class="language-…"></code></pre>`.
+/// nothing (no second word, no character a later line could read
+/// otherwise): the block it opens has nothing in it yet.
 fn empty_code_block(fence: &str, indent: usize) -> Option<&str> {
     let marks = fence.get(..indent)?;
     let rest = fence[indent..].trim_start_matches('`');
@@ -232,8 +225,11 @@ pub(super) fn write_line(html: &mut String, line: &str) -> Option<()> {
 /// without its line break) to `html`, joined by the soft breaks between
 /// them, when [`paragraph_lines`] reads them; `None`, and nothing written,
 /// otherwise.
-pub(super) fn write_lines(html: &mut String, lines: &[&str]) -> Option<()> {
-    let parsed = paragraph_lines(lines.iter().copied(), Brackets::NONE)?;
+pub(super) fn write_lines<'t>(
+    html: &mut String,
+    lines: impl Iterator<Item = &'t str>,
+) -> Option<()> {
+    let parsed = paragraph_lines(lines, Brackets::NONE)?;
     for (i, (line, pieces)) in parsed.iter().enumerate() {
         if i > 0 {
             html.push('\n');
@@ -1008,7 +1004,7 @@ mod tests {
     /// does, against `render`'s; whether it did.
     fn paragraph_as_render(lines: &[&str]) -> bool {
         let mut html = String::from("<p>");
-        if super::write_lines(&mut html, lines).is_none() {
+        if super::write_lines(&mut html, lines.iter().copied()).is_none() {
             return false;
         }
         html.push_str("</p>\n");
